@@ -1,0 +1,83 @@
+// `npm run build [-- options]`: builds the API, prints a summary or every problem in the data.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { build, type BuildResult } from './build.ts';
+import { BuildFailed, formatProblems, sortProblems } from './problems.ts';
+
+const HELP = `Usage: npm run build -- [options]
+
+Builds the static API from the source records.
+
+Options:
+  --data DIR       source records (default: data/)
+  --out DIR        output folder (default: dist/)
+  --check          validate the data and write nothing
+  --pretty         indent the published JSON
+  --report FORMAT  how problems are reported: text (default) or json
+  -h, --help       show this help
+
+Environment:
+  BASE_URL         the address the API is served from (default http://localhost:3000)
+
+Exit codes: 0 built (or checked), 1 problems in the data, 2 wrong usage or internal error.`;
+
+export function summary(result: BuildResult, check = false): string {
+  const kinds = Object.entries(result.records);
+  const width = Math.max(...kinds.map(([k]) => k.length));
+  const lines = kinds.map(([k, n]) => `  ${k.padEnd(width)}  ${String(n).padStart(6)}`);
+  const total = kinds.reduce((s, [, n]) => s + n, 0);
+  const done = check
+    ? `checked ${total} records in ${(result.ms / 1000).toFixed(2)}s: no problems`
+    : `wrote ${result.files} files (${(result.bytes / 1024).toFixed(0)} KiB) for ${total} records in ${(result.ms / 1000).toFixed(2)}s`;
+  return ['records per kind:', ...lines, done].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      args: argv,
+      options: {
+        data: { type: 'string' },
+        out: { type: 'string' },
+        check: { type: 'boolean', default: false },
+        pretty: { type: 'boolean', default: false },
+        report: { type: 'string', default: 'text' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }).values;
+  } catch (err) {
+    console.error(`${(err as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  if (args.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (args.report !== 'text' && args.report !== 'json') {
+    console.error(`--report must be text or json, got "${args.report}"`);
+    return 2;
+  }
+  try {
+    const result = await build({
+      dataDir: args.data ? path.resolve(args.data) : undefined,
+      outDir: args.out ? path.resolve(args.out) : undefined,
+      check: args.check,
+      pretty: args.pretty,
+    });
+    if (args.report === 'json') console.log(JSON.stringify({ ok: true, ...result, problems: [] }, null, 2));
+    else console.log(summary(result, args.check));
+    return 0;
+  } catch (err) {
+    if (err instanceof BuildFailed) {
+      if (args.report === 'json') console.log(JSON.stringify({ ok: false, problems: sortProblems(err.problems) }, null, 2));
+      else console.error(formatProblems(err.problems) + '\nthe build stopped; the output folder was left as it was');
+      return 1;
+    }
+    console.error(`internal error: ${(err as Error).stack ?? err}`);
+    return 2;
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,295 @@
+// Stage 4: fill in what the API states twice but an author writes once. Each derived field names
+// the facts it comes from; `derivations` is the whole list, and a test holds it to the schemas'
+// `x-source` annotations.
+import { pointerOf, type Problems } from './problems.ts';
+import { formSprites, typeIcons } from './sprites.ts';
+import type { Data, Entry, Store } from './store.ts';
+import { at } from './validate.ts';
+
+interface Context {
+  store: Store;
+  problems: Problems;
+}
+
+type Derivation = (ctx: Context) => void;
+
+const byId = (a: Entry, b: Entry) => a.id - b.id;
+
+/** For every record of `kind`, the records whose `pick(data)` refs point at it. */
+function inverse(store: Store, kind: string, pick: (data: Data) => unknown[]): Map<Entry, Entry[]> {
+  const out = new Map<Entry, Entry[]>();
+  for (const entry of store.valid(kind)) {
+    for (const ref of pick(entry.data)) {
+      const target = store.target(ref);
+      if (!target) continue;
+      const list = out.get(target) ?? [];
+      if (!list.includes(entry)) list.push(entry);
+      out.set(target, list);
+    }
+  }
+  for (const list of out.values()) list.sort(byId);
+  return out;
+}
+
+/** `target.field` lists, as NamedRefs, the records of `from` whose `via` field points at it. */
+function simpleInverse(kind: string, field: string, from: string, via: string): Derivation {
+  return ({ store }) => {
+    const map = inverse(store, from, (d) => [d[via]].flat());
+    for (const entry of store.valid(kind)) entry.data[field] = (map.get(entry) ?? []).map((e) => store.ref(e));
+  };
+}
+
+// --- types: the damage chart -------------------------------------------------------------------
+
+const RELATIONS = [
+  ['no_damage_to', 'no_damage_from', 0],
+  ['half_damage_to', 'half_damage_from', 0.5],
+  ['double_damage_to', 'double_damage_from', 2],
+] as const;
+const WORDS: Record<number, string> = { 0: 'no damage', 0.5: 'half damage', 2: 'double damage' };
+
+type Row = Map<Entry, number>; // defender → multiplier (absent is normal damage)
+
+interface Fact {
+  factor: number;
+  entry: Entry;
+  pointer: string;
+}
+
+/**
+ * The chart as written: A `double_damage_to` B and B `double_damage_from` A are one fact. Either
+ * side may state it; stating it on both sides with different factors is a problem.
+ */
+function currentChart({ store, problems }: Context): Map<Entry, Row> {
+  const facts = new Map<string, Fact>();
+  const chart = new Map<Entry, Row>(store.valid('type').map((t) => [t, new Map()]));
+  for (const type of store.valid('type')) {
+    const written = type.data.damage_relations ?? {};
+    for (const [to, from, factor] of RELATIONS) {
+      for (const [field, attacking] of [
+        [to, true],
+        [from, false],
+      ] as const) {
+        (written[field] ?? []).forEach((ref: unknown, i: number) => {
+          const other = store.target(ref);
+          if (!other || !chart.has(other)) return;
+          const [attacker, defender] = attacking ? [type, other] : [other, type];
+          const key = `${attacker.id}>${defender.id}`;
+          const pointer = pointerOf(['damage_relations', field, i]);
+          const seen = facts.get(key);
+          if (seen && seen.factor !== factor) {
+            problems.add({
+              ...at(type.file, pointer),
+              kind: 'type',
+              record: type.name,
+              pointer,
+              message: `${attacker.name} → ${defender.name} is stated here as ${WORDS[factor]}, but ${seen.entry.file.rel} (${seen.pointer}) states ${WORDS[seen.factor]}`,
+              hint: 'state each pair once, on either type; the other side is derived',
+            });
+            return;
+          }
+          facts.set(key, { factor, entry: type, pointer });
+          chart.get(attacker)!.set(defender, factor);
+        });
+      }
+    }
+  }
+  return chart;
+}
+
+function relationsOf(type: Entry, rowOf: (attacker: Entry) => Row, types: Entry[], store: Store): Data {
+  const out: Data = {};
+  const own = rowOf(type);
+  for (const [to, from, factor] of RELATIONS) {
+    out[to] = types.filter((d) => own.get(d) === factor).map((d) => store.ref(d));
+    out[from] = types.filter((a) => rowOf(a).get(type) === factor).map((a) => store.ref(a));
+  }
+  return out;
+}
+
+const sameRelations = (a: Data, b: Data) => JSON.stringify(a) === JSON.stringify(b);
+
+const damageRelations: Derivation = (ctx) => {
+  const { store } = ctx;
+  const types = store.valid('type');
+  const chart = currentChart(ctx);
+  const current = (t: Entry) => chart.get(t)!;
+
+  // Past entries: a type's attacking row as it was up to and including a generation.
+  const past = new Map<Entry, Array<{ generation: Entry; row: Row }>>();
+  const generations = new Set<Entry>();
+  for (const type of types) {
+    const list: Array<{ generation: Entry; row: Row }> = [];
+    for (const item of type.data.past_damage_relations ?? []) {
+      const generation = store.target(item.generation);
+      if (!generation) continue;
+      const row: Row = new Map();
+      for (const [to, , factor] of RELATIONS) {
+        for (const ref of item.damage_relations?.[to] ?? []) {
+          const d = store.target(ref);
+          if (d) row.set(d, factor);
+        }
+      }
+      list.push({ generation, row });
+      generations.add(generation);
+    }
+    past.set(type, list.sort((a, b) => a.generation.id - b.generation.id));
+  }
+  const rowAt = (generation: Entry) => (attacker: Entry) =>
+    past.get(attacker)!.find((p) => p.generation.id >= generation.id)?.row ?? current(attacker);
+
+  const eras = [...generations].sort((a, b) => b.id - a.id); // latest first
+  for (const type of types) {
+    const now = relationsOf(type, current, types, store);
+    const entries: Data[] = [];
+    let later = now;
+    for (const generation of eras) {
+      const then = relationsOf(type, rowAt(generation), types, store);
+      if (!sameRelations(then, later)) entries.push({ generation: store.ref(generation), damage_relations: then });
+      later = then;
+    }
+    type.data.damage_relations = now;
+    type.data.past_damage_relations = entries.reverse();
+  }
+};
+
+// --- the derivations, by kind and field --------------------------------------------------------
+
+export const derivations: Record<string, Derivation> = {
+  'type.damage_relations': damageRelations,
+  'type.past_damage_relations': () => {}, // computed with damage_relations: one chart, one pass
+  'type.creature': ({ store }) => {
+    const slots = new Map<Entry, Array<{ slot: number; creature: Entry }>>();
+    for (const creature of store.valid('creature')) {
+      for (const t of creature.data.types ?? []) {
+        const type = store.target(t.type);
+        if (!type) continue;
+        slots.set(type, [...(slots.get(type) ?? []), { slot: t.slot, creature }]);
+      }
+    }
+    for (const type of store.valid('type')) {
+      type.data.creature = (slots.get(type) ?? [])
+        .sort((a, b) => a.creature.id - b.creature.id)
+        .map(({ slot, creature }) => ({ slot, creature: store.ref(creature) }));
+    }
+  },
+  'type.moves': simpleInverse('type', 'moves', 'move', 'type'),
+  'type.sprites': ({ store }) => {
+    for (const type of store.valid('type')) {
+      const sprites: Data = {};
+      for (const icon of typeIcons(store, type)) {
+        (sprites[icon.generation.name] ??= {})[icon.versionGroup.name] = { name_icon: store.urls.file(icon.path) };
+      }
+      type.data.sprites = sprites;
+    }
+  },
+  'creature-form.types': ({ store }) => {
+    for (const form of store.valid('creature-form')) {
+      if (form.data.types !== undefined) continue;
+      const creature = store.target(form.data.creature);
+      form.data.types = structuredClone(creature?.data.types ?? []);
+    }
+  },
+  'creature-form.sprites': ({ store }) => {
+    for (const form of store.valid('creature-form')) {
+      form.data.sprites = Object.fromEntries(formSprites(store, form).map((s) => [s.key, s.path && store.urls.file(s.path)]));
+    }
+  },
+  'location-area.max_chance': ({ store, problems }) => {
+    for (const area of store.valid('location-area')) {
+      (area.data.creature_encounters ?? []).forEach((enc: Data, i: number) => {
+        const best = new Map<string, number>();
+        for (const vd of enc.version_details ?? []) {
+          const chance = vd.encounter_details?.chance ?? 0;
+          best.set(vd.version?.url, Math.max(best.get(vd.version?.url) ?? 0, chance));
+        }
+        (enc.version_details ?? []).forEach((vd: Data, j: number) => {
+          vd.max_chance = best.get(vd.version?.url) ?? 0;
+          const d = vd.encounter_details;
+          if (d && d.min_level > d.max_level) {
+            const pointer = pointerOf(['creature_encounters', i, 'version_details', j, 'encounter_details', 'min_level']);
+            problems.add({ ...at(area.file, pointer), kind: 'location-area', record: area.name, pointer, message: `min_level ${d.min_level} is above max_level ${d.max_level}` });
+          }
+        });
+      });
+    }
+  },
+  'athlon-stat.affecting_natures': ({ store }) => {
+    const changes = new Map<Entry, Array<{ max_change: number; nature: Entry }>>();
+    for (const nature of store.valid('nature')) {
+      for (const c of nature.data.athlon_stat_changes ?? []) {
+        const stat = store.target(c.athlon_stat);
+        if (stat) changes.set(stat, [...(changes.get(stat) ?? []), { max_change: c.max_change, nature }]);
+      }
+    }
+    for (const stat of store.valid('athlon-stat')) {
+      const list = (changes.get(stat) ?? []).sort((a, b) => a.nature.id - b.nature.id);
+      const shape = (l: typeof list) => l.map((c) => ({ max_change: c.max_change, nature: store.ref(c.nature) }));
+      stat.data.affecting_natures = {
+        decrease: shape(list.filter((c) => c.max_change < 0)),
+        increase: shape(list.filter((c) => c.max_change > 0)),
+      };
+    }
+  },
+  'gender.creature_species_details': ({ store }) => {
+    // gender_rate is the chance of being female in eighths; -1 means genderless.
+    const holds: Record<string, (rate: number) => boolean> = {
+      female: (r) => r >= 1,
+      male: (r) => r >= 0 && r <= 7,
+      genderless: (r) => r === -1,
+    };
+    for (const gender of store.valid('gender')) {
+      const test = holds[gender.name] ?? (() => false);
+      gender.data.creature_species_details = store
+        .valid('creature-species')
+        .filter((s) => typeof s.data.gender_rate === 'number' && test(s.data.gender_rate))
+        .map((s) => ({ rate: s.data.gender_rate, creature_species: store.ref(s) }));
+    }
+  },
+  'gender.required_for_evolution': simpleInverse('gender', 'required_for_evolution', 'creature-species', 'gender_required_to_evolve'),
+  'stat.affecting_moves': ({ store }) => {
+    const changes = new Map<Entry, Array<{ change: number; move: Entry }>>();
+    for (const move of store.valid('move')) {
+      for (const c of move.data.stat_changes ?? []) {
+        const stat = store.target(c.stat);
+        if (stat) changes.set(stat, [...(changes.get(stat) ?? []), { change: c.change, move }]);
+      }
+    }
+    for (const stat of store.valid('stat')) {
+      const list = (changes.get(stat) ?? []).sort((a, b) => a.move.id - b.move.id);
+      const shape = (l: typeof list) => l.map((c) => ({ change: c.change, move: store.ref(c.move) }));
+      stat.data.affecting_moves = { increase: shape(list.filter((c) => c.change > 0)), decrease: shape(list.filter((c) => c.change < 0)) };
+    }
+  },
+  'stat.affecting_natures': ({ store }) => {
+    // A nature that raises and lowers the same stat changes nothing, so it affects no stat.
+    const neutral = (d: Data) => d.increased_stat?.url === d.decreased_stat?.url;
+    const up = inverse(store, 'nature', (d) => (neutral(d) ? [] : [d.increased_stat]));
+    const down = inverse(store, 'nature', (d) => (neutral(d) ? [] : [d.decreased_stat]));
+    for (const stat of store.valid('stat')) {
+      stat.data.affecting_natures = {
+        increase: (up.get(stat) ?? []).map((e) => store.ref(e)),
+        decrease: (down.get(stat) ?? []).map((e) => store.ref(e)),
+      };
+    }
+  },
+  'stat.affecting_items': simpleInverse('stat', 'affecting_items', 'item', 'affected_stats'),
+  'stat.characteristics': ({ store }) => {
+    const map = inverse(store, 'characteristic', (d) => [d.highest_stat]);
+    for (const stat of store.valid('stat')) {
+      stat.data.characteristics = (map.get(stat) ?? []).map((c) => ({ url: store.urls.record('characteristic', c.id) }));
+    }
+  },
+  'generation.version_groups': simpleInverse('generation', 'version_groups', 'version-group', 'generation'),
+  'version-group.versions': simpleInverse('version-group', 'versions', 'version', 'version_group'),
+  'move-damage-class.moves': simpleInverse('move-damage-class', 'moves', 'move', 'damage_class'),
+  'creature.forms': simpleInverse('creature', 'forms', 'creature-form', 'creature'),
+  'creature-species.varieties': simpleInverse('creature-species', 'varieties', 'creature', 'species'),
+  'location.areas': simpleInverse('location', 'areas', 'location-area', 'location'),
+};
+
+export function derive(store: Store, problems: Problems): void {
+  const ctx = { store, problems };
+  for (const derivation of Object.values(derivations)) derivation(ctx);
+}
+

@@ -1,0 +1,50 @@
+// The one place that knows where things live: record urls, the files behind them, and the
+// project's own folders. Nothing else builds `/api/v2/...` strings or output paths.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const schemasDir = path.join(projectRoot, 'schemas');
+export const defaultDataDir = path.join(projectRoot, 'data');
+export const defaultOutDir = path.join(projectRoot, 'dist');
+
+const API = 'api/v2';
+
+/** Dist-relative path of the folder that answers `/api/v2/<kind>/<key>/`. */
+const recordDir = (kind: string, key: string | number) => `${API}/${kind}/${key}`;
+
+export const apiPaths = {
+  index: `${API}/index.json`,
+  list: (kind: string) => `${API}/${kind}/index.json`,
+  record: (kind: string, key: string | number) => `${recordDir(kind, key)}/index.json`,
+  notFound: '404.json',
+  typeIcon: (generation: string, versionGroup: string, typeId: number) =>
+    `sprites/types/${generation}/${versionGroup}/${typeId}.svg`,
+  /** `variant` is a list such as ['back', 'shiny', 'female']; the front default has none. */
+  formSprite: (variant: readonly string[], formId: number) =>
+    ['sprites/creature-form', ...variant, `${formId}.svg`].join('/'),
+};
+
+export function urls(baseUrl: string) {
+  return {
+    index: `${baseUrl}/${API}/`,
+    list: (kind: string) => `${baseUrl}/${API}/${kind}/`,
+    record: (kind: string, id: number) => `${baseUrl}/${recordDir(kind, id)}/`,
+    /** The url of a file written under the output folder (sprites). */
+    file: (relPath: string) => `${baseUrl}/${relPath}`,
+  };
+}
+export type Urls = ReturnType<typeof urls>;
+
+/** Inverse of `urls(base).record`: the kind and id a record url names, or undefined. */
+export function parseRecordUrl(baseUrl: string, url: string): { kind: string; id: number } | undefined {
+  const prefix = `${baseUrl}/${API}/`;
+  if (!url.startsWith(prefix)) return undefined;
+  const m = /^([a-z0-9-]+)\/([1-9][0-9]*)\/$/.exec(url.slice(prefix.length));
+  return m ? { kind: m[1]!, id: Number(m[2]) } : undefined;
+}
+
+/** Posix-style path of `file` relative to `root`, as problems report it. */
+export function relativeTo(root: string, file: string): string {
+  return path.relative(root, file).split(path.sep).join('/');
+}

@@ -1,0 +1,68 @@
+// Stage 3: turn every reference an author wrote (a name or an id) into a NamedRef {name, url}.
+// It runs after every record is loaded, so a reference's target may live in any file.
+import { closest } from 'fastest-levenshtein';
+import { pointerOf, type Problems } from './problems.ts';
+import type { RefSite, SchemaSet } from './schemas.ts';
+import type { Entry, Store } from './store.ts';
+import { at, show } from './validate.ts';
+
+export function resolve(store: Store, schemas: SchemaSet, problems: Problems): void {
+  for (const [kind, info] of schemas.kinds) {
+    for (const entry of store.valid(kind)) {
+      for (const site of info.refSites) {
+        visit(entry.data, site.path, 0, [], (value, segs) => resolveOne(store, entry, site, value, segs, problems));
+      }
+    }
+  }
+}
+
+type Visitor = (value: unknown, at: (string | number)[]) => unknown;
+
+/** Calls `fn` on every value `path` reaches ('*' is every item or key) and stores what it returns. */
+export function visit(value: any, path: readonly string[], i: number, segs: (string | number)[], fn: Visitor): unknown {
+  if (i === path.length) return fn(value, segs);
+  if (value === null || typeof value !== 'object') return value;
+  const seg = path[i]!;
+  if (seg === '*') {
+    if (Array.isArray(value)) value.forEach((v, k) => (value[k] = visit(v, path, i + 1, [...segs, k], fn)));
+    else for (const k of Object.keys(value)) value[k] = visit(value[k], path, i + 1, [...segs, k], fn);
+  } else if (Object.hasOwn(value, seg)) {
+    value[seg] = visit(value[seg], path, i + 1, [...segs, seg], fn);
+  }
+  return value;
+}
+
+function resolveOne(store: Store, entry: Entry, site: RefSite, value: unknown, segs: (string | number)[], problems: Problems): unknown {
+  if (value === null || value === undefined) return value;
+  if ('kind' in site) {
+    const target = find(store, entry, site.kind, value, pointerOf(segs), problems);
+    return target ? store.ref(target) : value;
+  }
+  // A reference whose kind is named by a field beside it: {trigger: item, name: x} → {trigger, name, url}.
+  const obj = value as Record<string, unknown>;
+  const kind = obj[site.byField];
+  if (typeof kind !== 'string' || !site.kinds.includes(kind)) return value;
+  const target = find(store, entry, kind, obj.name, pointerOf([...segs, 'name']), problems);
+  return target ? { ...obj, name: target.name, url: store.urls.record(target.kind, target.id) } : value;
+}
+
+function find(store: Store, entry: Entry, kind: string, key: unknown, pointer: string, problems: Problems): Entry | undefined {
+  if (typeof key !== 'string' && typeof key !== 'number') return undefined;
+  const target = store.get(kind, key);
+  if (target) return target;
+  const problem = { ...at(entry.file, pointer), kind: entry.kind, record: entry.name, pointer };
+  const elsewhere = store.kinds().find((k) => k !== kind && store.get(k, key));
+  if (elsewhere && typeof key === 'string') {
+    problems.add({ ...problem, message: `${show(key)} is a ${elsewhere}, but a ${kind} is expected here`, hint: hintFor(store, kind, key) });
+  } else if (typeof key === 'number') {
+    problems.add({ ...problem, message: `there is no ${kind} with id ${key}` });
+  } else {
+    problems.add({ ...problem, message: `there is no ${kind} named ${show(key)}`, hint: hintFor(store, kind, key) });
+  }
+  return undefined;
+}
+
+function hintFor(store: Store, kind: string, key: string): string | undefined {
+  const names = store.namesOf(kind);
+  return names.length ? `did you mean "${closest(key, names)}"?` : `there are no ${kind} records yet`;
+}

@@ -1,0 +1,77 @@
+// The records of a build, indexed by kind, id, name and url.
+import type { SourceFile } from './load.ts';
+import { urls, type Urls } from './paths.ts';
+import type { NamedRef } from './api-types.ts';
+
+export type Data = Record<string, any>;
+
+export interface Entry {
+  kind: string;
+  id: number;
+  name: string;
+  file: SourceFile;
+  /** The record: the source values, then resolved, then completed with derived fields. */
+  data: Data;
+  /** False when the record broke its schema; it is indexed but not resolved or published. */
+  valid: boolean;
+}
+
+export class Store {
+  readonly urls: Urls;
+  private readonly entries = new Map<string, Entry[]>();
+  private readonly ids = new Map<string, Map<number, Entry>>();
+  private readonly names = new Map<string, Map<string, Entry>>();
+  private readonly byUrl = new Map<string, Entry>();
+
+  constructor(
+    readonly baseUrl: string,
+    kinds: Iterable<string>,
+  ) {
+    this.urls = urls(baseUrl);
+    for (const kind of kinds) {
+      this.entries.set(kind, []);
+      this.ids.set(kind, new Map());
+      this.names.set(kind, new Map());
+    }
+  }
+
+  /** Adds an entry unless its id or name is taken; returns the entry holding it otherwise. */
+  add(entry: Entry): { id?: Entry; name?: Entry } {
+    const clash = { id: this.ids.get(entry.kind)!.get(entry.id), name: this.names.get(entry.kind)!.get(entry.name) };
+    if (clash.id || clash.name) return clash;
+    this.entries.get(entry.kind)!.push(entry);
+    this.ids.get(entry.kind)!.set(entry.id, entry);
+    this.names.get(entry.kind)!.set(entry.name, entry);
+    this.byUrl.set(this.urls.record(entry.kind, entry.id), entry);
+    return {};
+  }
+
+  /** Sorts every kind by id; call once loading is done. */
+  seal(): void {
+    for (const list of this.entries.values()) list.sort((a, b) => a.id - b.id);
+  }
+
+  kinds(): string[] {
+    return [...this.entries.keys()];
+  }
+  all(kind: string): Entry[] {
+    return this.entries.get(kind) ?? [];
+  }
+  valid(kind: string): Entry[] {
+    return this.all(kind).filter((e) => e.valid);
+  }
+  get(kind: string, key: string | number): Entry | undefined {
+    return typeof key === 'number' ? this.ids.get(kind)?.get(key) : this.names.get(kind)?.get(key);
+  }
+  namesOf(kind: string): string[] {
+    return [...(this.names.get(kind)?.keys() ?? [])];
+  }
+  /** The entry a resolved NamedRef points at. */
+  target(ref: unknown): Entry | undefined {
+    const url = (ref as NamedRef | null)?.url;
+    return typeof url === 'string' ? this.byUrl.get(url) : undefined;
+  }
+  ref(entry: Entry): NamedRef {
+    return { name: entry.name, url: this.urls.record(entry.kind, entry.id) };
+  }
+}

@@ -1,0 +1,131 @@
+// Stage 2: check every source record against the source schema of its kind, then index it by id
+// and name. Every schema is compiled once per build.
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { closest } from 'fastest-levenshtein';
+import type { SourceFile } from './load.ts';
+import { locate } from './locate.ts';
+import type { Problems } from './problems.ts';
+import { SLUG, type SchemaSet } from './schemas.ts';
+import { Store, type Entry } from './store.ts';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
+
+export interface Validators {
+  source: Map<string, ValidateFunction>;
+  response: Map<string, ValidateFunction>;
+}
+
+export function compileValidators(schemas: SchemaSet): Validators {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, verbose: true, useDefaults: true });
+  addFormats(ajv);
+  for (const keyword of ['x-ref', 'x-ref-by', 'x-source', 'x-lookup']) ajv.addKeyword({ keyword });
+  const source = new Map<string, ValidateFunction>();
+  const response = new Map<string, ValidateFunction>();
+  for (const [kind, info] of schemas.kinds) {
+    source.set(kind, ajv.compile(info.source));
+    response.set(kind, ajv.compile(info.response));
+  }
+  return { source, response };
+}
+
+export function validate(files: SourceFile[], schemas: SchemaSet, validators: Validators, baseUrl: string, problems: Problems): Store {
+  const store = new Store(baseUrl, schemas.kinds.keys());
+  const kindNames = [...schemas.kinds.keys()];
+  for (const file of files) {
+    const check = validators.source.get(file.kind);
+    if (!check) {
+      problems.add({
+        file: file.rel,
+        line: 1,
+        column: 1,
+        pointer: '',
+        message: `"${file.kind}" is not a record kind, so this file is not read`,
+        hint: `put it in one of: ${kindNames.join(', ')} (nearest: ${closest(file.kind, kindNames)})`,
+      });
+      continue;
+    }
+    const value = file.value;
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      const what = Array.isArray(value) ? 'a list' : value === null ? 'nothing (null)' : `a single ${typeof value}`;
+      problems.add({ file: file.rel, line: 1, column: 1, kind: file.kind, pointer: '', message: `the file holds ${what}; it should hold one record (a mapping of fields)` });
+      continue;
+    }
+    const data = value as Record<string, unknown>;
+    const label = typeof data.name === 'string' ? data.name : typeof data.id === 'number' ? String(data.id) : file.stem;
+    const valid = check(data);
+    if (!valid) for (const err of check.errors ?? []) problems.add(describe(err, file, label));
+    const idOk = Number.isInteger(data.id) && (data.id as number) > 0;
+    const nameOk = typeof data.name === 'string' && new RegExp(SLUG).test(data.name);
+    if (!idOk || !nameOk) continue;
+    const entry: Entry = { kind: file.kind, id: data.id as number, name: data.name as string, file, data, valid };
+    if (entry.name !== file.stem) {
+      problems.add({
+        ...at(file, '/name'),
+        kind: file.kind,
+        record: entry.name,
+        pointer: '/name',
+        message: `the record is named "${entry.name}" but its file is "${file.stem}"`,
+        hint: `name the file after the record (${entry.name}.yaml), so it can be found by name`,
+      });
+      entry.valid = false;
+    }
+    const clash = store.add(entry);
+    if (clash.id) {
+      problems.add({ ...at(file, '/id'), kind: file.kind, record: entry.name, pointer: '/id', message: `id ${entry.id} is already used by ${clash.id.file.rel}`, hint: 'every record of a kind needs its own id' });
+    }
+    if (clash.name) {
+      problems.add({ ...at(file, '/name'), kind: file.kind, record: entry.name, pointer: '/name', message: `name "${entry.name}" is already used by ${clash.name.file.rel}`, hint: 'every record of a kind needs its own name' });
+    }
+  }
+  store.seal();
+  return store;
+}
+
+export function at(file: SourceFile, pointer: string, key = false) {
+  return { file: file.rel, ...locate(file.text, pointer, key) };
+}
+
+function describe(err: ErrorObject, file: SourceFile, label: string) {
+  const base = { kind: file.kind, record: label };
+  const path = err.instancePath;
+  const p = err.params as Record<string, any>;
+  switch (err.keyword) {
+    case 'additionalProperties': {
+      const pointer = `${path}/${escape(p.additionalProperty)}`;
+      const known = Object.keys((err.parentSchema as any)?.properties ?? {});
+      return {
+        ...at(file, pointer, true),
+        ...base,
+        pointer,
+        message: `unknown field "${p.additionalProperty}"`,
+        hint: known.length ? `did you mean "${closest(p.additionalProperty, known)}"? fields here: ${known.join(', ')}` : undefined,
+      };
+    }
+    case 'required': {
+      const pointer = `${path}/${escape(p.missingProperty)}`;
+      return { ...at(file, path), ...base, pointer, message: `missing required field "${p.missingProperty}"` };
+    }
+    case 'type':
+      return { ...at(file, path), ...base, pointer: path, message: `expected ${[p.type].flat().join(' or ')}, got ${show(err.data)}` };
+    case 'pattern':
+      return p.pattern === SLUG
+        ? { ...at(file, path), ...base, pointer: path, message: `${show(err.data)} is not a valid name`, hint: 'names are lowercase letters and digits joined by single hyphens, and not only digits (e.g. "fire", "route-12")' }
+        : { ...at(file, path), ...base, pointer: path, message: `${show(err.data)} must match ${p.pattern}` };
+    case 'enum':
+      return { ...at(file, path), ...base, pointer: path, message: `${show(err.data)} is not one of: ${(p.allowedValues as unknown[]).join(', ')}` };
+    default:
+      return { ...at(file, path), ...base, pointer: path, message: `${err.message ?? 'is invalid'} (got ${show(err.data)})` };
+  }
+}
+
+const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+export function show(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? value.slice(0, 57) + '...' : value);
+  return String(value);
+}
+
