@@ -1,6 +1,6 @@
 // The pipeline: load → validate → resolve → derive → emit. Each stage is one module; this one
 // calls them in order, with one context per build.
-import { baseUrlFromEnv } from './config.ts';
+import { baseUrlFromEnv, checkBaseUrl } from './config.ts';
 import { derive } from './derive.ts';
 import { render, write } from './emit.ts';
 import { loadFiles } from './load.ts';
@@ -41,7 +41,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const started = performance.now();
   const dataDir = options.dataDir ?? defaultDataDir;
   const outDir = options.outDir ?? defaultOutDir;
-  const baseUrl = (options.baseUrl ?? baseUrlFromEnv()).replace(/\/+$/, '');
+  const baseUrl = options.baseUrl ? checkBaseUrl(options.baseUrl) : baseUrlFromEnv();
   const { schemas, validators } = schemaSet();
   const problems = new Problems();
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build, type BuildResult } from './build.ts';
+import { UsageError } from './config.ts';
 import { BuildFailed, formatProblems, sortProblems } from './problems.ts';
 
 const HELP = `Usage: npm run build -- [options]
@@ -74,6 +75,10 @@ export async function main(argv: string[]): Promise<number> {
       if (args.report === 'json') console.log(JSON.stringify({ ok: false, problems: sortProblems(err.problems) }, null, 2));
       else console.error(formatProblems(err.problems) + '\nthe build stopped; the output folder was left as it was');
       return 1;
+    }
+    if (err instanceof UsageError) {
+      console.error(err.message);
+      return 2;
     }
     console.error(`internal error: ${(err as Error).stack ?? err}`);
     return 2;

@@ -17,6 +17,7 @@ export interface SourceFile {
   /** The file name without its extension. */
   stem: string;
   text: string;
+  /** The parsed content; undefined when the file could not be read as a record. */
   value: unknown;
 }
 
@@ -40,13 +41,13 @@ export async function loadFiles(dataDir: string, problems: Problems): Promise<So
     const stem = file.replace(/\.(ya?ml|json)$/, '');
     const stat = await fs.stat(abs);
     if (stat.size > MAX_FILE_BYTES) {
-      problems.add({ file: rel, pointer: '', message: `file is ${stat.size} bytes, over the limit of ${MAX_FILE_BYTES}` });
+      problems.add({ file: rel, line: 1, column: 1, pointer: '', message: `the file is ${stat.size} bytes, over the limit of ${MAX_FILE_BYTES}` });
+      out.push({ rel, abs, kind, stem, text: '', value: undefined });
       return;
     }
     let text = await fs.readFile(abs, 'utf8');
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    const value = parse(text, rel, problems);
-    if (value !== undefined) out.push({ rel, abs, kind, stem, text, value });
+    out.push({ rel, abs, kind, stem, text, value: parse(text, rel, problems) });
   });
   return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
 }

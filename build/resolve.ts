@@ -49,7 +49,7 @@ function resolveOne(store: Store, entry: Entry, site: RefSite, value: unknown, s
 function find(store: Store, entry: Entry, kind: string, key: unknown, pointer: string, problems: Problems): Entry | undefined {
   if (typeof key !== 'string' && typeof key !== 'number') return undefined;
   const target = store.get(kind, key);
-  if (target) return target;
+  if (target || store.isBroken(kind, key)) return target;
   const problem = { ...at(entry.file, pointer), kind: entry.kind, record: entry.name, pointer };
   const elsewhere = store.kinds().find((k) => k !== kind && store.get(k, key));
   if (elsewhere && typeof key === 'string') {

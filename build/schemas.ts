@@ -200,3 +200,45 @@ export function stripAnnotations(node: any): any {
       .map(([k, v]) => [k, stripAnnotations(v)]),
   );
 }
+
+/**
+ * Every schema document as one set of named definitions, annotations stripped, with each `$ref`
+ * rewritten to point at a sibling definition through `refPrefix` (`#/$defs/` inside one JSON
+ * Schema, `#/components/schemas/` inside an OpenAPI document). A kind's root is named by its
+ * title, a definition of common.json by its own name, and a definition of a kind's document by
+ * the kind's title followed by its name.
+ */
+export function bundleDefinitions(
+  schemas: SchemaSet,
+  refPrefix = '#/$defs/',
+): { definitions: Record<string, Schema>; kindDefinition: (kind: string) => string } {
+  const { documents } = schemas;
+  const definitions: Schema = {};
+  const kindTitle = (docId: string) => {
+    const title = documents.get(docId)?.title;
+    if (typeof title !== 'string') throw new Error(`schema ${docId}: no title to name it by`);
+    return title;
+  };
+  const defName = (docId: string, name: string) => (docId === 'common.json' ? name : `${kindTitle(docId)}${name}`);
+  const rewrite = (node: any, docId: string): any => {
+    if (Array.isArray(node)) return node.map((n) => rewrite(n, docId));
+    if (!node || typeof node !== 'object') return node;
+    const out: Schema = {};
+    for (const [k, v] of Object.entries(node)) {
+      if (k === '$ref' && typeof v === 'string') {
+        const [file, pointer = ''] = v.split('#');
+        const target = file || docId;
+        const name = pointer.split('/').pop();
+        out.$ref = `${refPrefix}${name && pointer ? defName(target, name) : kindTitle(target)}`;
+      } else if (k !== '$defs' && k !== '$id' && k !== '$schema') out[k] = rewrite(v, docId);
+    }
+    return out;
+  };
+  for (const [docId, doc] of documents) {
+    for (const [name, def] of Object.entries((doc.$defs ?? {}) as Schema)) {
+      definitions[defName(docId, name)] = rewrite(stripAnnotations(def), docId);
+    }
+    if (docId !== 'common.json') definitions[kindTitle(docId)] = rewrite(stripAnnotations(doc), docId);
+  }
+  return { definitions, kindDefinition: (kind) => kindTitle(`${kind}.json`) };
+}

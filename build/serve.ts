@@ -14,10 +14,11 @@ export const handlerConfig = (publicDir: string) => ({
   cleanUrls: false,
   symlinks: false,
   etag: true,
+  // Segments without a dot, so a rewritten path (…/index.json) is never rewritten again.
   rewrites: [
     { source: '/api/v2', destination: '/api/v2/index.json' },
-    { source: '/api/v2/:kind', destination: '/api/v2/:kind/index.json' },
-    { source: '/api/v2/:kind/:key', destination: '/api/v2/:kind/:key/index.json' },
+    { source: '/api/v2/:kind([a-z0-9-]+)', destination: '/api/v2/:kind/index.json' },
+    { source: '/api/v2/:kind([a-z0-9-]+)/:key([a-z0-9-]+)', destination: '/api/v2/:kind/:key/index.json' },
   ],
   headers: [{ source: '**/*.json', headers: [{ key: 'Cache-Control', value: 'public, max-age=300' }] }],
 });
@@ -53,13 +54,31 @@ export function createServer(publicDir: string): http.Server {
       res.setHeader('Allow', ALLOWED);
       return sendJson(res, 405, { detail: `Method "${req.method}" not allowed.` });
     }
-    const url = req.url ?? '/';
-    if (url.length > 2048 || /%00|\0/.test(url)) return sendJson(res, 404, NOT_FOUND_BODY);
+    if (!safePath(req.url ?? '/')) return sendJson(res, 404, NOT_FOUND_BODY);
     handler(req, res, config, methods as never).catch(() => {
       if (!res.headersSent) sendJson(res, 500, { detail: 'Server error.' });
       else res.destroy();
     });
   });
+}
+
+/**
+ * False for a path that tries to leave the folder or hide what it is: a `..` or `.` segment, a
+ * backslash or NUL (also percent-encoded, once or twice), bad encoding, or an overlong path.
+ * serve-handler checks containment too; this answers such paths with the plain JSON 404.
+ */
+export function safePath(url: string): boolean {
+  if (url.length > 2048) return false;
+  let pathname = url.split('?')[0]!;
+  for (let i = 0; i < 3 && pathname.includes('%'); i++) {
+    try {
+      pathname = decodeURIComponent(pathname);
+    } catch {
+      return false;
+    }
+  }
+  if (/[\\\0]/.test(pathname)) return false;
+  return !pathname.split('/').some((seg) => seg === '..' || seg === '.');
 }
 
 /** Starts the server on `port` (0 picks a free one) on `host`; resolves with its address. */

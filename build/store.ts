@@ -22,6 +22,8 @@ export class Store {
   private readonly ids = new Map<string, Map<number, Entry>>();
   private readonly names = new Map<string, Map<string, Entry>>();
   private readonly byUrl = new Map<string, Entry>();
+  /** `kind/name` of records whose own file has a problem: references to them are not reported again. */
+  private readonly broken = new Set<string>();
 
   constructor(
     readonly baseUrl: string,
@@ -44,6 +46,13 @@ export class Store {
     this.names.get(entry.kind)!.set(entry.name, entry);
     this.byUrl.set(this.urls.record(entry.kind, entry.id), entry);
     return {};
+  }
+
+  markBroken(kind: string, key: string | number): void {
+    this.broken.add(`${kind}/${key}`);
+  }
+  isBroken(kind: string, key: string | number): boolean {
+    return this.broken.has(`${kind}/${key}`);
   }
 
   /** Sorts every kind by id; call once loading is done. */

@@ -46,9 +46,14 @@ export function validate(files: SourceFile[], schemas: SchemaSet, validators: Va
       continue;
     }
     const value = file.value;
+    if (value === undefined) {
+      store.markBroken(file.kind, file.stem);
+      continue;
+    }
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       const what = Array.isArray(value) ? 'a list' : value === null ? 'nothing (null)' : `a single ${typeof value}`;
       problems.add({ file: file.rel, line: 1, column: 1, kind: file.kind, pointer: '', message: `the file holds ${what}; it should hold one record (a mapping of fields)` });
+      store.markBroken(file.kind, file.stem);
       continue;
     }
     const data = value as Record<string, unknown>;
@@ -57,7 +62,11 @@ export function validate(files: SourceFile[], schemas: SchemaSet, validators: Va
     if (!valid) for (const err of check.errors ?? []) problems.add(describe(err, file, label));
     const idOk = Number.isInteger(data.id) && (data.id as number) > 0;
     const nameOk = typeof data.name === 'string' && new RegExp(SLUG).test(data.name);
-    if (!idOk || !nameOk) continue;
+    if (!idOk || !nameOk) {
+      store.markBroken(file.kind, file.stem);
+      if (idOk) store.markBroken(file.kind, data.id as number);
+      continue;
+    }
     const entry: Entry = { kind: file.kind, id: data.id as number, name: data.name as string, file, data, valid };
     if (entry.name !== file.stem) {
       problems.add({

@@ -1,0 +1,46 @@
+// `--report github`: every problem as a GitHub Actions workflow command, so a pull request shows it
+// as an annotation on the offending line of the changed file.
+// Escaping follows the Actions toolkit (`@actions/core` command.ts): in a property value `%`, CR,
+// LF, `:` and `,` are percent-encoded; in the message only `%`, CR and LF.
+import path from 'node:path';
+import { sortProblems, type Problem } from './problems.ts';
+
+export interface GithubReportOptions {
+  /** Folder of the data's parent relative to the repository root, when the project is not at the root. */
+  root?: string;
+}
+
+/** One `::error …::message` line per problem, in file, line and column order. */
+export function formatGithub(problems: Problem[], options: GithubReportOptions = {}): string {
+  return sortProblems(problems)
+    .map((p) => {
+      const file = options.root ? path.posix.join(options.root.split(path.sep).join('/'), p.file) : p.file;
+      const props: [string, string | number | undefined][] = [
+        ['file', file],
+        ['line', p.line],
+        ['col', p.column],
+        ['title', title(p)],
+      ];
+      const list = props
+        .filter(([, v]) => v !== undefined && v !== '')
+        .map(([k, v]) => `${k}=${escapeProperty(String(v))}`)
+        .join(',');
+      const message = p.hint ? `${p.message}\nhint: ${p.hint}` : p.message;
+      return `::error ${list}::${escapeData(message)}`;
+    })
+    .join('\n');
+}
+
+function title(p: Problem): string {
+  const who = [p.kind, p.record].filter(Boolean).join(' ');
+  const at = p.pointer ? `at ${p.pointer}` : '';
+  return [who, at].filter(Boolean).join(' ') || 'problem in the file';
+}
+
+export function escapeData(s: string): string {
+  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+export function escapeProperty(s: string): string {
+  return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}

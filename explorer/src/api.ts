@@ -1,0 +1,95 @@
+// Talking to the API. Everything is fetched relative to the page, so the site works under any
+// sub-path. Urls inside records are absolute (made with the build's BASE_URL, which may be a
+// different host than the one serving this page); they are mapped back to paths under the page.
+export interface NamedRef {
+  name: string;
+  url: string;
+}
+export interface List {
+  count: number;
+  results: NamedRef[];
+}
+export type ApiRecord = Record<string, unknown> & { id: number; name?: string };
+
+const API = '/api/v2/';
+
+/** The part of a url after `/api/v2/` (`type/2/`), or undefined for urls outside the API. */
+export function apiPathOf(url: string): string | undefined {
+  const at = url.indexOf(API);
+  return at < 0 ? undefined : url.slice(at + API.length);
+}
+
+/** The kind and key (id or name) a record url names, or undefined. */
+export function recordOf(url: string): { kind: string; key: string } | undefined {
+  const rest = apiPathOf(url);
+  const m = rest === undefined ? null : /^([a-z0-9-]+)\/([^/?#]+)\/?$/.exec(rest);
+  return m ? { kind: m[1]!, key: m[2]! } : undefined;
+}
+
+export function isNamedRef(value: unknown): value is NamedRef {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  const v = value as Record<string, unknown>;
+  return keys.length === 2 && typeof v.name === 'string' && typeof v.url === 'string';
+}
+
+/** The site root the data's urls start with (BASE_URL), learned from the API index. */
+let dataBase: string | undefined;
+
+/** Where an absolute url from the data (a sprite, a record) lives relative to this page. */
+export function localUrl(url: string): string {
+  if (dataBase && url.startsWith(dataBase + '/')) return new URL(url.slice(dataBase.length + 1), document.baseURI).href;
+  const rest = apiPathOf(url);
+  return rest === undefined ? url : pageUrl(rest);
+}
+
+/** The absolute url of `api/v2/<rest>` next to this page. */
+export function pageUrl(rest: string): string {
+  return new URL(API.slice(1) + rest, document.baseURI).href;
+}
+
+export class NotFound extends Error {}
+
+const cache = new Map<string, Promise<unknown>>();
+
+async function getJson<T>(rest: string): Promise<T> {
+  let pending = cache.get(rest);
+  if (!pending) {
+    // In the dev loop the data changes under the page, so every read asks the server.
+    pending = fetch(pageUrl(rest), { cache: import.meta.env.DEV ? 'no-cache' : 'default' }).then(async (res) => {
+      if (res.status === 404) throw new NotFound(rest);
+      if (!res.ok) throw new Error(`${res.status} ${res.statusText} for ${rest}`);
+      return res.json();
+    });
+    pending.catch(() => cache.delete(rest));
+    cache.set(rest, pending);
+  }
+  return pending as Promise<T>;
+}
+
+/** Forgets everything fetched so far (after the data was rebuilt). */
+export function forget(): void {
+  cache.clear();
+}
+
+/** Kind → list url, from `api/v2/index.json`. */
+export async function kinds(): Promise<string[]> {
+  const index = await getJson<Record<string, string>>('index.json');
+  const first = Object.values(index)[0];
+  if (first && first.includes(API)) dataBase = first.slice(0, first.indexOf(API));
+  return Object.keys(index).sort();
+}
+
+export function list(kind: string): Promise<List> {
+  return getJson<List>(`${kind}/index.json`);
+}
+
+/** A record by id (or by name, where the kind publishes names). */
+export function record(kind: string, key: string): Promise<ApiRecord> {
+  return getJson<ApiRecord>(`${kind}/${key}/index.json`);
+}
+
+/** The url a person would call for this record: the API's own, next to this page. */
+export function recordApiUrl(kind: string, key: string | number): string {
+  return pageUrl(`${kind}/${key}/`);
+}

@@ -1,0 +1,258 @@
+// The explorer: pick a kind, search its records, open one, follow its links. Routes live in the
+// hash (`#/type`, `#/type?q=fi`, `#/type/10`), so any static host can serve the page.
+import './style.css';
+import * as api from './api.ts';
+import { fill, h, label } from './dom.ts';
+import { displayName, renderRecord, routeOf, typeStyle } from './record.ts';
+import { prepare, search, type Entry } from './search.ts';
+import { watchBuild } from './status.ts';
+
+/** Results drawn at once; more on request. Keeps the largest kinds as quick as the smallest. */
+const PAGE = 100;
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const layout = $<HTMLElement>('layout');
+const kindSelect = $<HTMLSelectElement>('kind');
+const searchBox = $<HTMLInputElement>('search');
+const count = $<HTMLElement>('count');
+const results = $<HTMLOListElement>('results');
+const more = $<HTMLButtonElement>('more');
+const view = $<HTMLElement>('view');
+
+interface Route {
+  kind?: string;
+  key?: string;
+  q?: string;
+}
+
+const state = {
+  kinds: [] as string[],
+  kind: '',
+  entries: [] as Entry[],
+  matches: [] as Entry[],
+  shown: PAGE,
+  key: undefined as string | undefined,
+  /** Bumped on every navigation, so a slow answer never draws over a newer view. */
+  seq: 0,
+};
+
+function parseHash(): Route {
+  const m = /^#\/([a-z0-9-]+)?(?:\/([^?]+))?(?:\?(.*))?$/.exec(location.hash);
+  if (!m) return {};
+  const q = new URLSearchParams(m[3] ?? '').get('q') ?? undefined;
+  return { kind: m[1], key: m[2] ? decodeURIComponent(m[2]) : undefined, q };
+}
+
+async function route(): Promise<void> {
+  const seq = ++state.seq;
+  const { kind, key, q } = parseHash();
+  if (!state.kinds.length) state.kinds = await api.kinds();
+  fillKinds();
+  if (!kind || !state.kinds.includes(kind)) {
+    layout.dataset.view = 'home';
+    kindSelect.value = '';
+    document.title = 'Creature Reference · API explorer';
+    return showHome();
+  }
+  layout.dataset.view = key ? 'record' : 'list';
+  await selectKind(kind, q);
+  if (seq !== state.seq) return;
+  state.key = key;
+  markCurrent();
+  if (key) await showRecord(kind, key, seq);
+  else showKind(kind);
+}
+
+function fillKinds(): void {
+  if (kindSelect.options.length > 1) return;
+  kindSelect.append(...state.kinds.map((k) => h('option', { value: k }, label(k))));
+}
+
+async function selectKind(kind: string, q: string | undefined): Promise<void> {
+  if (q !== undefined) searchBox.value = q;
+  if (kind === state.kind) {
+    if (q !== undefined) runSearch();
+    return;
+  }
+  state.kind = kind;
+  kindSelect.value = kind;
+  if (q === undefined) searchBox.value = '';
+  searchBox.placeholder = `Search ${label(kind).toLowerCase()} by name or id`;
+  count.textContent = 'Loading…';
+  results.replaceChildren();
+  more.hidden = true;
+  const list = await api.list(kind);
+  if (state.kind !== kind) return;
+  state.entries = prepare(list.results);
+  runSearch();
+}
+
+function runSearch(): void {
+  const started = performance.now();
+  state.matches = search(state.entries, searchBox.value);
+  state.shown = PAGE;
+  drawResults();
+  results.dataset.ms = (performance.now() - started).toFixed(1);
+}
+
+function drawResults(): void {
+  const { matches, entries, shown, kind } = state;
+  const query = searchBox.value.trim();
+  count.textContent = query
+    ? `${matches.length.toLocaleString()} of ${entries.length.toLocaleString()} match “${query}”`
+    : `${entries.length.toLocaleString()} ${entries.length === 1 ? 'record' : 'records'}`;
+  results.replaceChildren(
+    ...matches.slice(0, shown).map((e) =>
+      h(
+        'li',
+        null,
+        h(
+          'a',
+          { href: routeOf(kind, e.id), 'data-id': e.id, 'data-name': e.ref.name },
+          kind === 'type' ? h('span', { class: 'dot', style: typeStyle(e.ref.name) }) : null,
+          h('span', { class: 'name' }, e.ref.name),
+          h('span', { class: 'id' }, `#${e.id}`),
+        ),
+      ),
+    ),
+  );
+  if (matches.length === 0) results.append(h('li', { class: 'none' }, 'Nothing matches. Try part of a name, or an id.'));
+  const rest = matches.length - shown;
+  more.hidden = rest <= 0;
+  more.textContent = `Show ${Math.min(rest, PAGE)} more (${rest.toLocaleString()} left)`;
+  markCurrent();
+}
+
+function markCurrent(): void {
+  for (const a of results.querySelectorAll('a')) {
+    if (a.dataset.id === state.key || a.dataset.name === state.key) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+}
+
+function showHome(): void {
+  fill(
+    view,
+    h(
+      'section',
+      { class: 'home' },
+      h('h1', null, 'Every creature, type and move, one link away.'),
+      h(
+        'p',
+        { class: 'lede' },
+        'A static JSON API built from plain YAML records. Pick a kind to browse it, search by name or id, and follow any reference to the record it names.',
+      ),
+      h(
+        'div',
+        { class: 'kinds' },
+        state.kinds.map((k) => h('a', { class: 'kind-card', href: `#/${k}` }, h('span', { class: 'kind-name' }, label(k)), h('code', null, `api/v2/${k}/`))),
+      ),
+    ),
+  );
+}
+
+function showKind(kind: string): void {
+  document.title = `${label(kind)} · Creature Reference`;
+  const listUrl = api.pageUrl(`${kind}/`);
+  fill(
+    view,
+    h(
+      'section',
+      { class: 'kind-intro' },
+      h('h1', null, label(kind)),
+      h('p', { class: 'lede' }, `${state.entries.length.toLocaleString()} records. Search by name or id, or pick one from the list.`),
+      h('p', null, h('a', { class: 'button quiet', href: listUrl, target: '_blank', rel: 'noopener' }, 'List as JSON'), ' ', h('code', null, listUrl)),
+    ),
+  );
+}
+
+async function showRecord(kind: string, key: string, seq: number): Promise<void> {
+  view.setAttribute('aria-busy', 'true');
+  try {
+    const record = await api.record(kind, key);
+    if (seq !== state.seq) return;
+    document.title = `${displayName(record)} · ${label(kind)} · Creature Reference`;
+    fill(view, renderRecord({ kind, key, record, apiUrl: api.recordApiUrl(kind, record.id), onCopy: copyText }));
+    state.key = String(record.id);
+    markCurrent();
+    if (layout.dataset.view === 'record' && window.matchMedia('(max-width: 760px)').matches) window.scrollTo(0, 0);
+    else view.scrollTop = 0;
+  } catch (err) {
+    if (seq !== state.seq) return;
+    const missing = err instanceof api.NotFound;
+    fill(
+      view,
+      h(
+        'section',
+        { class: 'kind-intro' },
+        h('h1', null, missing ? 'Not found' : 'Could not load this record'),
+        h('p', { class: 'lede' }, missing ? `There is no ${label(kind).toLowerCase()} “${key}”.` : String(err)),
+        h('p', null, h('a', { href: `#/${kind}` }, `Back to ${label(kind).toLowerCase()}`)),
+      ),
+    );
+  } finally {
+    view.removeAttribute('aria-busy');
+  }
+}
+
+async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    // No clipboard API (an insecure origin): select the text and copy it the old way.
+    const area = h('textarea', { class: 'offscreen', readonly: true });
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    const ok = document.execCommand('copy');
+    area.remove();
+    return ok;
+  }
+}
+
+kindSelect.addEventListener('change', () => {
+  location.hash = kindSelect.value ? `#/${kindSelect.value}` : '#/';
+});
+
+let pending = 0;
+searchBox.addEventListener('input', () => {
+  cancelAnimationFrame(pending);
+  pending = requestAnimationFrame(() => {
+    runSearch();
+    if (layout.dataset.view !== 'record') {
+      const q = searchBox.value.trim();
+      history.replaceState(null, '', `#/${state.kind}${q ? `?q=${encodeURIComponent(q)}` : ''}`);
+    }
+  });
+});
+
+searchBox.addEventListener('keydown', (event) => {
+  if (event.key !== 'Enter') return;
+  const first = state.matches[0];
+  if (first) location.hash = routeOf(state.kind, first.id);
+});
+
+document.addEventListener('keydown', (event) => {
+  if (event.key === '/' && document.activeElement !== searchBox && !(event.target instanceof HTMLInputElement)) {
+    event.preventDefault();
+    searchBox.focus();
+  }
+});
+
+more.addEventListener('click', () => {
+  state.shown += PAGE;
+  drawResults();
+});
+
+window.addEventListener('hashchange', () => void route());
+
+watchBuild(() => {
+  api.forget();
+  state.kind = '';
+  void route();
+});
+
+void route().catch((err) => {
+  fill(view, h('section', { class: 'kind-intro' }, h('h1', null, 'The API did not answer'), h('p', { class: 'lede' }, String(err))));
+});

@@ -1,0 +1,223 @@
+// One record as a page: a header with its name, types and sprite, a gallery of its sprites, its
+// plain fields as facts, and one section per list or object. Every reference is a link into the
+// explorer; references to types are chips in the type's colour.
+import { typeColour } from '../../build/sprites.ts';
+import { isNamedRef, localUrl, recordOf, type ApiRecord, type NamedRef } from './api.ts';
+import { h, label, type Child } from './dom.ts';
+
+/** Long lists show this many items until asked for all of them. */
+const SHOW_FIRST = 60;
+
+export function routeOf(kind: string, key: string | number): string {
+  return `#/${kind}/${key}`;
+}
+
+export function typeStyle(name: string): string {
+  return `--type: ${typeColour(name)}`;
+}
+
+export function refLink(ref: NamedRef): HTMLElement {
+  const target = recordOf(ref.url);
+  if (!target) return h('a', { href: localUrl(ref.url) }, ref.name);
+  const href = routeOf(target.kind, target.key);
+  if (target.kind === 'type') return h('a', { class: 'chip type', href, style: typeStyle(ref.name), 'data-kind': 'type' }, ref.name);
+  return h('a', { class: 'chip ref', href, title: `${label(target.kind)} #${target.key}`, 'data-kind': target.kind }, ref.name);
+}
+
+/** The record's English name where it has one, else its slug in words. */
+export function displayName(record: ApiRecord): string {
+  const names = Array.isArray(record.names) ? (record.names as Array<Record<string, unknown>>) : [];
+  const english = names.find((n) => isNamedRef(n.language) && n.language.name === 'en' && typeof n.name === 'string');
+  if (english) return english.name as string;
+  const slug = typeof record.name === 'string' ? record.name : `#${record.id}`;
+  return slug.split('-').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
+}
+
+/** The record's type names, in slot order: a type itself, or a record with `types: [{slot, type}]`. */
+export function typeNames(kind: string, record: ApiRecord): string[] {
+  if (kind === 'type' && typeof record.name === 'string') return [record.name];
+  if (!Array.isArray(record.types)) return [];
+  return (record.types as Array<{ slot?: number; type?: unknown }>)
+    .filter((t) => isNamedRef(t.type))
+    .sort((a, b) => (a.slot ?? 0) - (b.slot ?? 0))
+    .map((t) => (t.type as NamedRef).name);
+}
+
+export interface Sprite {
+  label: string;
+  url: string;
+  icon: boolean;
+}
+
+/** Every image url under `sprites`, labelled by where it sits: `front shiny`, `generation-i · dawn-dusk`. */
+export function sprites(record: ApiRecord): Sprite[] {
+  const out: Sprite[] = [];
+  const walk = (value: unknown, path: string[]) => {
+    if (typeof value === 'string' && /\.(svg|png|gif|webp)$/.test(value)) {
+      const leaf = path[path.length - 1] ?? '';
+      const icon = leaf.includes('icon');
+      const words = icon && path.length > 1 ? path.slice(0, -1) : path;
+      out.push({ label: words.map((w) => w.replace(/_/g, ' ')).join(' · '), url: localUrl(value), icon });
+    } else if (value && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) walk(v, [...path, k]);
+    }
+  };
+  walk(record.sprites, []);
+  // Front before back, plain before shiny: the order a person looks at them.
+  const order = (s: Sprite) => (s.label.startsWith('back') ? 1 : 0) * 4 + (s.label.includes('shiny') ? 2 : 0) + (s.label.includes('female') ? 1 : 0);
+  return out.sort((a, b) => order(a) - order(b));
+}
+
+function scalar(value: unknown): Child {
+  if (value === null || value === undefined) return h('span', { class: 'muted' }, '—');
+  if (typeof value === 'boolean') return h('span', { class: value ? 'bool yes' : 'bool no' }, value ? 'yes' : 'no');
+  if (typeof value === 'number') return h('span', { class: 'num' }, String(value));
+  const text = String(value);
+  if (text === '') return h('span', { class: 'muted' }, 'empty');
+  if (/^https?:\/\//.test(text)) {
+    if (/\.(svg|png|gif|webp)$/.test(text)) return h('img', { class: 'inline-sprite', src: localUrl(text), alt: '', loading: 'lazy' });
+    const target = recordOf(text);
+    return target ? h('a', { href: routeOf(target.kind, target.key) }, text) : h('a', { href: text }, text);
+  }
+  return h('span', { class: 'text' }, text);
+}
+
+function isPlain(value: unknown): boolean {
+  return value === null || typeof value !== 'object' || isNamedRef(value);
+}
+
+function valueOf(value: unknown): Child {
+  if (isNamedRef(value)) return refLink(value);
+  if (Array.isArray(value)) return list(value);
+  if (value && typeof value === 'object') return fields(value as Record<string, unknown>);
+  return scalar(value);
+}
+
+/** A long run of items shows its first ones and a button for the rest. */
+function capped(items: unknown[], render: (shown: unknown[]) => HTMLElement): HTMLElement {
+  const box = h('div', { class: 'capped' });
+  const draw = (all: boolean) => {
+    const shown = all ? items : items.slice(0, SHOW_FIRST);
+    box.replaceChildren(render(shown));
+    if (!all && items.length > SHOW_FIRST) {
+      box.append(h('button', { class: 'more', type: 'button', onclick: () => draw(true) }, `Show all ${items.length}`));
+    }
+  };
+  draw(false);
+  return box;
+}
+
+function list(items: unknown[]): Child {
+  if (items.length === 0) return h('span', { class: 'muted' }, 'none');
+  if (items.every(isNamedRef)) return capped(items, (shown) => h('div', { class: 'chips' }, (shown as NamedRef[]).map(refLink)));
+  if (items.every((i) => isPlain(i))) return h('div', { class: 'chips' }, items.map((i) => h('span', { class: 'chip plain' }, scalar(i))));
+  if (items.every((i) => i && typeof i === 'object' && !Array.isArray(i))) return capped(items, (shown) => table(shown as Array<Record<string, unknown>>));
+  return h('ol', { class: 'items' }, items.map((i) => h('li', null, valueOf(i))));
+}
+
+function table(rows: Array<Record<string, unknown>>): HTMLElement {
+  const columns: string[] = [];
+  for (const row of rows) for (const key of Object.keys(row)) if (!columns.includes(key)) columns.push(key);
+  return h(
+    'div',
+    { class: 'table-wrap' },
+    h(
+      'table',
+      null,
+      h('thead', null, h('tr', null, columns.map((c) => h('th', { scope: 'col' }, label(c))))),
+      h('tbody', null, rows.map((row) => h('tr', null, columns.map((c) => h('td', { 'data-label': label(c) }, valueOf(row[c])))))),
+    ),
+  );
+}
+
+function fields(object: Record<string, unknown>): HTMLElement {
+  return h('dl', { class: 'fields' }, Object.entries(object).map(([k, v]) => h('div', { class: 'field' }, h('dt', null, label(k)), h('dd', null, valueOf(v)))));
+}
+
+export interface RecordView {
+  kind: string;
+  key: string;
+  record: ApiRecord;
+  apiUrl: string;
+  onCopy: (text: string) => Promise<boolean>;
+}
+
+export function renderRecord({ kind, key, record, apiUrl, onCopy }: RecordView): HTMLElement {
+  const types = typeNames(kind, record);
+  const accent = types[0] ? typeColour(types[0]) : undefined;
+  const images = sprites(record);
+  const hero = images.find((s) => !s.icon);
+
+  const facts: HTMLElement[] = [];
+  const sections: HTMLElement[] = [];
+  const empty: string[] = [];
+  for (const [k, v] of Object.entries(record)) {
+    if (k === 'id' || k === 'name' || k === 'sprites') continue;
+    if (Array.isArray(v) && v.length === 0) empty.push(label(k));
+    else if (isPlain(v)) facts.push(h('div', { class: 'fact' }, h('dt', null, label(k)), h('dd', null, valueOf(v))));
+    else sections.push(h('section', { class: 'part', 'data-field': k }, h('h2', null, label(k)), valueOf(v)));
+  }
+
+  const copy = h('button', { class: 'button', type: 'button', 'data-action': 'copy' }, 'Copy API url');
+  copy.addEventListener('click', async () => {
+    const ok = await onCopy(apiUrl);
+    copy.textContent = ok ? 'Copied' : 'Copy failed';
+    copy.classList.toggle('done', ok);
+    setTimeout(() => {
+      copy.textContent = 'Copy API url';
+      copy.classList.remove('done');
+    }, 1600);
+  });
+
+  return h(
+    'article',
+    { class: 'record', style: accent ? `--accent: ${accent}` : null, 'data-kind': kind, 'data-id': record.id },
+    h(
+      'header',
+      { class: 'record-head' },
+      hero ? h('img', { class: 'hero', src: hero.url, alt: `${record.name ?? ''} ${hero.label}`, width: 112, height: 112 }) : null,
+      h(
+        'div',
+        { class: 'titles' },
+        h('nav', { class: 'crumbs' }, h('a', { href: `#/${kind}` }, label(kind)), h('span', { class: 'id' }, `#${record.id}`)),
+        h('h1', null, displayName(record)),
+        typeof record.name === 'string' ? h('p', { class: 'slug' }, h('code', null, record.name)) : null,
+        types.length && kind !== 'type' ? h('div', { class: 'chips' }, types.map((t) => h('a', { class: 'chip type', href: `#/type/${t}`, style: typeStyle(t) }, t))) : null,
+      ),
+      h(
+        'div',
+        { class: 'actions' },
+        h('code', { class: 'api-url', title: apiUrl }, apiUrl),
+        h('div', { class: 'buttons' }, copy, h('a', { class: 'button quiet', href: apiUrl, target: '_blank', rel: 'noopener' }, 'JSON')),
+      ),
+    ),
+    images.length
+      ? h(
+          'section',
+          { class: 'part gallery-part' },
+          h('h2', null, 'Sprites'),
+          h(
+            'div',
+            { class: 'gallery' },
+            images.map((s) =>
+              h('figure', { class: s.icon ? 'sprite icon' : 'sprite' }, h('img', { src: s.url, alt: s.label, loading: 'lazy' }), h('figcaption', null, s.label)),
+            ),
+          ),
+        )
+      : null,
+    facts.length ? h('section', { class: 'part' }, h('dl', { class: 'facts' }, facts)) : null,
+    sections,
+    empty.length ? h('p', { class: 'empty-lists' }, h('span', null, 'No entries: '), empty.join(' · ')) : null,
+    rawJson(record),
+  );
+}
+
+function rawJson(record: ApiRecord): HTMLElement {
+  const pre = h('pre', { class: 'json' });
+  const details = h('details', { class: 'raw' }, h('summary', null, 'Raw JSON'), pre);
+  // Drawn on first opening: a large record costs nothing until someone asks for it.
+  details.addEventListener('toggle', () => {
+    if (details.open && !pre.textContent) pre.textContent = JSON.stringify(record, null, 2);
+  });
+  return details;
+}

@@ -1,0 +1,42 @@
+// Client-side search over a kind's list: by id ("25", "#25") or by name, best matches first.
+// Each entry is prepared once, so a query over many thousands of entries takes well under a frame.
+import { recordOf, type NamedRef } from './api.ts';
+
+export interface Entry {
+  id: number;
+  name: string;
+  ref: NamedRef;
+}
+
+export function prepare(results: readonly NamedRef[]): Entry[] {
+  return results.map((ref) => ({ id: Number(recordOf(ref.url)?.key ?? NaN), name: ref.name.toLowerCase(), ref }));
+}
+
+/** How well `entry` matches; lower is better, undefined is no match. */
+function rank(entry: Entry, q: string, qId: number | undefined): number | undefined {
+  if (qId !== undefined && entry.id === qId) return 0;
+  if (entry.name === q) return 1;
+  if (entry.name.startsWith(q)) return 2;
+  const at = entry.name.indexOf(q);
+  if (at > 0) return entry.name[at - 1] === '-' ? 3 : 4;
+  if (qId !== undefined && String(entry.id).startsWith(String(qId))) return 5;
+  return undefined;
+}
+
+export function normalise(query: string): string {
+  return query.trim().toLowerCase().replace(/^#/, '').replace(/[\s_]+/g, '-');
+}
+
+/** Matching entries, best first and then by id. An empty query matches everything in id order. */
+export function search(entries: readonly Entry[], query: string): Entry[] {
+  const q = normalise(query);
+  if (q === '') return entries.slice();
+  const qId = /^[0-9]+$/.test(q) ? Number(q) : undefined;
+  const hits: Array<{ entry: Entry; rank: number }> = [];
+  for (const entry of entries) {
+    const r = rank(entry, q, qId);
+    if (r !== undefined) hits.push({ entry, rank: r });
+  }
+  hits.sort((a, b) => a.rank - b.rank || a.entry.id - b.entry.id);
+  return hits.map((hit) => hit.entry);
+}

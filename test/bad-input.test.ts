@@ -1,0 +1,32 @@
+// Each folder in fixtures/bad overlays the starter world with a mistake and names the problem the
+// build must report: file, line, column, JSON pointer, message. A failed build leaves dist alone.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { formatProblems } from '../build/problems.ts';
+import { buildProblems, buildWorld, fixtureWorld, fixturesDir, snapshot } from './helpers.ts';
+
+const badDir = path.join(fixturesDir, 'bad');
+const cases = fs.readdirSync(badDir).sort();
+
+describe('bad input', () => {
+  it.each(cases)('%s is reported with its place and leaves dist untouched', async (name) => {
+    const expected = JSON.parse(fs.readFileSync(path.join(badDir, name, 'expect.json'), 'utf8'));
+    const world = await fixtureWorld();
+    await buildWorld({ dataDir: world.data, outDir: world.out });
+    const before = await snapshot(world.out);
+
+    fs.cpSync(path.join(badDir, name, 'data'), world.data, { recursive: true });
+    const problems = await buildProblems({ dataDir: world.data, outDir: world.out });
+
+    const { hint, ...place } = expected;
+    const match = problems.find((p) => p.file === place.file && p.message.includes(place.message));
+    expect(match, `problems were:\n${formatProblems(problems)}`).toBeDefined();
+    expect(match).toMatchObject({ ...place, message: expect.stringContaining(place.message) });
+    if (hint) expect(match!.hint).toContain(hint);
+    // The rendered report names the file, line and column.
+    expect(formatProblems(problems)).toContain(`${place.file}:${match!.line}:${match!.column}`);
+
+    expect(await snapshot(world.out)).toEqual(before);
+  });
+});

@@ -1,0 +1,68 @@
+// Shared test helpers: fixture worlds copied into temp folders, builds into them, a real server.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { build, type BuildOptions } from '../build/build.ts';
+import { BuildFailed, type Problem } from '../build/problems.ts';
+import { createServer, listen } from '../build/serve.ts';
+
+export const fixturesDir = path.join(import.meta.dirname, 'fixtures');
+
+/** A fresh temp folder, removed by the caller's cleanup if it wants. */
+export async function tempDir(prefix = 'crs-'): Promise<string> {
+  return fs.mkdtemp(path.join(os.tmpdir(), prefix));
+}
+
+/** Copies fixtures/<name> to <tmp>/data and returns the temp root. */
+export async function fixtureWorld(name = 'starter'): Promise<{ root: string; data: string; out: string }> {
+  const root = await tempDir();
+  const data = path.join(root, 'data');
+  await fs.cp(path.join(fixturesDir, name), data, { recursive: true });
+  return { root, data, out: path.join(root, 'dist') };
+}
+
+export const BASE = 'http://localhost:3000';
+
+/** Builds with the test base url unless the options give one. */
+export function buildWorld(options: BuildOptions) {
+  return build({ baseUrl: BASE, ...options });
+}
+
+/** Builds and returns the problems it reported (empty when it succeeded). */
+export async function buildProblems(options: BuildOptions): Promise<Problem[]> {
+  try {
+    await buildWorld(options);
+    return [];
+  } catch (err) {
+    if (err instanceof BuildFailed) return err.problems;
+    throw err;
+  }
+}
+
+/** Every file under `dir`, relative, with '/', sorted. */
+export async function listFiles(dir: string): Promise<string[]> {
+  const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
+    .sort();
+}
+
+/** Every file under `dir` with its bytes, for comparing two trees. */
+export async function snapshot(dir: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const rel of await listFiles(dir)) out.set(rel, await fs.readFile(path.join(dir, rel), 'utf8'));
+  return out;
+}
+
+/** The real server over `dir` on a free loopback port. */
+export async function serve(dir: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer(dir);
+  const url = await listen(server, 0, '127.0.0.1');
+  return { url, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+export async function writeFile(file: string, text: string): Promise<void> {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  await fs.writeFile(file, text);
+}

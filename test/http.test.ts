@@ -1,0 +1,125 @@
+// The real server on a free loopback port, asked the way clients ask.
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildWorld, fixtureWorld, serve } from './helpers.ts';
+
+let out: string;
+let server: Awaited<ReturnType<typeof serve>>;
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** A request with the path sent exactly as written (fetch would normalise `..` away). */
+function raw(pathname: string, method = 'GET', headers: Record<string, string> = {}): Promise<Answer> {
+  const { hostname, port } = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ hostname, port, path: pathname, method, headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+const file = (rel: string) => fs.readFileSync(path.join(out, rel), 'utf8');
+const SPEC_KINDS = ['type', 'creature-form', 'location-area', 'athlon-stat', 'gender', 'stat'];
+
+beforeAll(async () => {
+  const world = await fixtureWorld();
+  out = world.out;
+  await buildWorld({ dataDir: world.data, outDir: world.out });
+  server = await serve(out);
+});
+afterAll(() => server.close());
+
+describe('HTTP', () => {
+  it('answers every record of the six kinds by id and by name, with and without the slash', async () => {
+    for (const kind of SPEC_KINDS) {
+      const list = JSON.parse(file(`api/v2/${kind}/index.json`));
+      expect(list.count).toBeGreaterThan(0);
+      for (const ref of list.results) {
+        const id = ref.url.split('/').at(-2);
+        const expected = file(`api/v2/${kind}/${id}/index.json`);
+        const keys = kind === 'location-area' ? [id] : [id, ref.name];
+        for (const key of keys) {
+          for (const p of [`/api/v2/${kind}/${key}/`, `/api/v2/${kind}/${key}`]) {
+            const res = await raw(p);
+            expect(res.status, p).toBe(200);
+            expect(res.headers['content-type']).toMatch(/^application\/json/);
+            expect(res.headers['access-control-allow-origin']).toBe('*');
+            expect(res.body).toBe(expected);
+          }
+        }
+      }
+    }
+  });
+
+  it('answers lists and the index, with or without the slash and with a query string', async () => {
+    for (const p of ['/api/v2/type/', '/api/v2/type', '/api/v2/type/?offset=0&limit=20', '/api/v2/type?limit=100000']) {
+      const res = await raw(p);
+      expect(res.status, p).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(JSON.parse(res.body)).toEqual(JSON.parse(file('api/v2/type/index.json')));
+    }
+    for (const p of ['/api/v2/', '/api/v2', '/api/v2/?format=json']) {
+      const res = await raw(p);
+      expect(res.status, p).toBe(200);
+      expect(Object.keys(JSON.parse(res.body))).toContain('creature-form');
+    }
+    const query = await raw('/api/v2/stat/attack/?x=1');
+    expect(JSON.parse(query.body).name).toBe('attack');
+  });
+
+  it('answers 404 with a JSON body for unknown ids and names, and for location-area by name', async () => {
+    for (const p of ['/api/v2/type/9999/', '/api/v2/type/no-such-type/', '/api/v2/location-area/ember-peak-base/', '/api/v2/no-such-kind/', '/nothing-here']) {
+      const res = await raw(p);
+      expect(res.status, p).toBe(404);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.headers['access-control-allow-origin']).toBe('*');
+      expect(JSON.parse(res.body)).toEqual({ detail: 'Not found.' });
+    }
+  });
+
+  it('lists no directories and reaches nothing outside the output folder', async () => {
+    fs.writeFileSync(path.join(out, '..', 'secret.txt'), 'outside');
+    for (const p of ['/sprites/', '/api/v2/type/1/../../', '/../secret.txt', '/%2e%2e/secret.txt', '/..%2fsecret.txt', '/%2e%2e%2fsecret.txt', '/api/v2/..%5c..%5c..%5csecret.txt', '/%252e%252e/secret.txt', '/sprites/%00/x']) {
+      const res = await raw(p);
+      expect(res.status, p).toBe(404);
+      expect(res.body).not.toContain('outside');
+      expect(res.body).not.toMatch(/<html|Index of/i);
+    }
+  });
+
+  it('serves sprites as SVG, HEAD without a body, 304 for a matching ETag, 405 for writes', async () => {
+    const type = JSON.parse(file('api/v2/type/fire/index.json'));
+    const icon = new URL(Object.values<any>(Object.values<any>(type.sprites)[0])[0].name_icon);
+    const svg = await raw(icon.pathname);
+    expect(svg.status).toBe(200);
+    expect(svg.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    expect(svg.body).toContain('FIRE');
+
+    const head = await raw('/api/v2/type/1/', 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.body).toBe('');
+    const etag = head.headers.etag!;
+    expect(etag).toBeTruthy();
+    expect((await raw('/api/v2/type/1/', 'GET', { 'If-None-Match': etag })).status).toBe(304);
+
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
+      const res = await raw('/api/v2/type/1/', method);
+      expect(res.status).toBe(405);
+      expect(res.headers.allow).toBe('GET, HEAD, OPTIONS');
+      expect(JSON.parse(res.body).detail).toContain(method);
+    }
+    const preflight = await raw('/api/v2/type/1/', 'OPTIONS', { Origin: 'http://example.org', 'Access-Control-Request-Method': 'GET' });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('*');
+  });
+});
