@@ -2,9 +2,13 @@
 // calls them in order, with one context per build.
 import { baseUrlFromEnv, checkBaseUrl } from './config.ts';
 import { derive } from './derive.ts';
-import { render, write } from './emit.ts';
-import { loadFiles } from './load.ts';
-import { defaultDataDir, defaultOutDir } from './paths.ts';
+import { outputFiles } from './emit.ts';
+import fs from 'node:fs';
+import path from 'node:path';
+import fg from 'fast-glob';
+import { hashText, parseSources, readSources, type SourceFile } from './load.ts';
+import { liveManifest, publish } from './output.ts';
+import { defaultDataDir, defaultOutDir, projectRoot } from './paths.ts';
 import { BuildFailed, Problems } from './problems.ts';
 import { resolve } from './resolve.ts';
 import { loadSchemas, type SchemaSet } from './schemas.ts';
@@ -22,9 +26,17 @@ export interface BuildOptions {
 
 export interface BuildResult {
   records: Record<string, number>;
+  /** Files in the output, and what this build did to each: written, hard-linked, left as they were. */
   files: number;
+  written: number;
+  linked: number;
+  unchanged: number;
+  /** Files removed because their record is gone. */
+  removed: number;
   bytes: number;
   ms: number;
+  /** Milliseconds spent in each stage, for the benchmark. */
+  stages: Record<string, number>;
 }
 
 let compiled: { schemas: SchemaSet; validators: Validators } | undefined;
@@ -37,6 +49,34 @@ export function schemaSet() {
   return compiled;
 }
 
+/** The tool itself: its schemas and code. A change to either rebuilds everything. */
+function toolFingerprint(): string {
+  compiledTool ??= hashText(
+    fg
+      .sync(['schemas/*.json', 'build/*.ts', 'package-lock.json'], { cwd: projectRoot })
+      .sort()
+      .map((f) => `${f}\n${fs.readFileSync(path.join(projectRoot, f), 'utf8')}`)
+      .join('\n'),
+  );
+  return compiledTool;
+}
+let compiledTool: string | undefined;
+
+/** Everything the output depends on, in one hash: same key, same bytes. */
+function buildKey(files: SourceFile[], baseUrl: string, pretty: boolean): string {
+  return hashText([toolFingerprint(), baseUrl, pretty, ...files.map((f) => `${f.rel} ${f.hash}`)].join('\n'));
+}
+
+/** Records per kind in a published tree, counted from its manifest. */
+function countRecords(files: Record<string, string>, schemas: SchemaSet): Record<string, number> {
+  const counts = Object.fromEntries([...schemas.kinds.keys()].map((k) => [k, 0]));
+  for (const rel of Object.keys(files)) {
+    const m = /^api\/v2\/([a-z-]+)\/[0-9]+\/index\.json$/.exec(rel);
+    if (m && m[1]! in counts) counts[m[1]!]!++;
+  }
+  return counts;
+}
+
 export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const started = performance.now();
   const dataDir = options.dataDir ?? defaultDataDir;
@@ -45,15 +85,41 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const { schemas, validators } = schemaSet();
   const problems = new Problems();
 
-  const files = await loadFiles(dataDir, problems);
-  const store = validate(files, schemas, validators, baseUrl, problems);
-  resolve(store, schemas, problems);
-  derive(store, problems);
-  const output = problems.count === 0 ? render(store, schemas, validators, problems, options.pretty) : new Map();
+  const stages: Record<string, number> = {};
+  let mark = performance.now();
+  const timed = <T>(stage: string, value: T): T => {
+    const now = performance.now();
+    stages[stage] = now - mark;
+    mark = now;
+    return value;
+  };
+
+  const files = timed('read', await readSources(dataDir, problems));
+  const key = buildKey(files, baseUrl, options.pretty ?? false);
+  const tool = toolFingerprint();
+  const live = options.check ? undefined : await liveManifest(outDir);
+  const none = { files: 0, bytes: 0, written: 0, linked: 0, removed: 0 };
+  if (live?.key === key && problems.count === 0) {
+    // Nothing changed since the live tree was built: it is already the answer.
+    const unchanged = Object.keys(live.files).length;
+    return { records: countRecords(live.files, schemas), ...none, unchanged, ms: performance.now() - started, stages };
+  }
+  timed('parse', parseSources(files, problems));
+  const store = timed('validate', validate(files, schemas, validators, baseUrl, problems));
+  timed('resolve', resolve(store, schemas, problems));
+  timed('derive', derive(store, problems));
   if (problems.count > 0) throw new BuildFailed(problems.list);
 
   const records = Object.fromEntries(store.kinds().map((k) => [k, store.valid(k).length]));
-  if (options.check) return { records, files: 0, bytes: 0, ms: performance.now() - started };
-  const written = await write(outDir, output);
-  return { records, ...written, ms: performance.now() - started };
+  // Records already published by this same tool were checked then; the rest are checked now.
+  const output = outputFiles(store, schemas, validators, problems, {
+    pretty: options.pretty,
+    published: live?.tool === tool ? live.files : {},
+  });
+  if (options.check) {
+    for (const _ of output); // checks every record, writes nothing
+    return { records, ...none, unchanged: 0, ms: performance.now() - started, stages: timed('check', stages) };
+  }
+  const result = timed('write', await publish(outDir, { key, tool }, output));
+  return { records, ...result, unchanged: result.files - result.written - result.linked, ms: performance.now() - started, stages };
 }

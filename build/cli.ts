@@ -4,7 +4,9 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build, type BuildResult } from './build.ts';
 import { UsageError } from './config.ts';
+import { defaultDataDir } from './paths.ts';
 import { BuildFailed, formatProblems, sortProblems } from './problems.ts';
+import { formatGithub } from './report-github.ts';
 
 const HELP = `Usage: npm run build -- [options]
 
@@ -15,7 +17,8 @@ Options:
   --out DIR        output folder (default: dist/)
   --check          validate the data and write nothing
   --pretty         indent the published JSON
-  --report FORMAT  how problems are reported: text (default) or json
+  --report FORMAT  how problems are reported: text (default), json, or github
+                   (GitHub workflow commands: annotations on the offending lines)
   -h, --help       show this help
 
 Environment:
@@ -28,9 +31,12 @@ export function summary(result: BuildResult, check = false): string {
   const width = Math.max(...kinds.map(([k]) => k.length));
   const lines = kinds.map(([k, n]) => `  ${k.padEnd(width)}  ${String(n).padStart(6)}`);
   const total = kinds.reduce((s, [, n]) => s + n, 0);
+  const seconds = `${(result.ms / 1000).toFixed(2)}s`;
   const done = check
-    ? `checked ${total} records in ${(result.ms / 1000).toFixed(2)}s: no problems`
-    : `wrote ${result.files} files (${(result.bytes / 1024).toFixed(0)} KiB) for ${total} records in ${(result.ms / 1000).toFixed(2)}s`;
+    ? `checked ${total} records in ${seconds}: no problems`
+    : result.files === 0
+      ? `nothing changed: dist/ is up to date (${result.unchanged} files) — ${seconds}`
+      : `${result.files} files (${(result.bytes / 1024).toFixed(0)} KiB) for ${total} records: ${result.written} written, ${result.linked} linked, ${result.unchanged} unchanged, ${result.removed} removed — ${seconds}`;
   return ['records per kind:', ...lines, done].join('\n');
 }
 
@@ -56,8 +62,8 @@ export async function main(argv: string[]): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  if (args.report !== 'text' && args.report !== 'json') {
-    console.error(`--report must be text or json, got "${args.report}"`);
+  if (args.report !== 'text' && args.report !== 'json' && args.report !== 'github') {
+    console.error(`--report must be text, json or github, got "${args.report}"`);
     return 2;
   }
   try {
@@ -73,7 +79,12 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof BuildFailed) {
       if (args.report === 'json') console.log(JSON.stringify({ ok: false, problems: sortProblems(err.problems) }, null, 2));
-      else console.error(formatProblems(err.problems) + '\nthe build stopped; the output folder was left as it was');
+      else if (args.report === 'github') {
+        const dataParent = path.dirname(args.data ? path.resolve(args.data) : defaultDataDir);
+        const root = path.relative(process.env.GITHUB_WORKSPACE || process.cwd(), dataParent);
+        console.log(formatGithub(err.problems, { root }));
+        console.error(formatProblems(err.problems) + '\nthe build stopped; the output folder was left as it was');
+      } else console.error(formatProblems(err.problems) + '\nthe build stopped; the output folder was left as it was');
       return 1;
     }
     if (err instanceof UsageError) {

@@ -19,16 +19,21 @@ const byId = (a: Entry, b: Entry) => a.id - b.id;
 function inverse(store: Store, kind: string, pick: (data: Data) => unknown[]): Map<Entry, Entry[]> {
   const out = new Map<Entry, Entry[]>();
   for (const entry of store.valid(kind)) {
-    for (const ref of pick(entry.data)) {
-      const target = store.target(ref);
+    for (const target of new Set(pick(entry.data).map((ref) => store.target(ref)))) {
       if (!target) continue;
-      const list = out.get(target) ?? [];
-      if (!list.includes(entry)) list.push(entry);
-      out.set(target, list);
+      const list = out.get(target);
+      if (list) list.push(entry);
+      else out.set(target, [entry]);
     }
   }
   for (const list of out.values()) list.sort(byId);
   return out;
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
 
 /** `target.field` lists, as NamedRefs, the records of `from` whose `via` field points at it. */
@@ -164,7 +169,7 @@ export const derivations: Record<string, Derivation> = {
       for (const t of creature.data.types ?? []) {
         const type = store.target(t.type);
         if (!type) continue;
-        slots.set(type, [...(slots.get(type) ?? []), { slot: t.slot, creature }]);
+        push(slots, type, { slot: t.slot, creature });
       }
     }
     for (const type of store.valid('type')) {
@@ -219,7 +224,7 @@ export const derivations: Record<string, Derivation> = {
     for (const nature of store.valid('nature')) {
       for (const c of nature.data.athlon_stat_changes ?? []) {
         const stat = store.target(c.athlon_stat);
-        if (stat) changes.set(stat, [...(changes.get(stat) ?? []), { max_change: c.max_change, nature }]);
+        if (stat) push(changes, stat, { max_change: c.max_change, nature });
       }
     }
     for (const stat of store.valid('athlon-stat')) {
@@ -252,7 +257,7 @@ export const derivations: Record<string, Derivation> = {
     for (const move of store.valid('move')) {
       for (const c of move.data.stat_changes ?? []) {
         const stat = store.target(c.stat);
-        if (stat) changes.set(stat, [...(changes.get(stat) ?? []), { change: c.change, move }]);
+        if (stat) push(changes, stat, { change: c.change, move });
       }
     }
     for (const stat of store.valid('stat')) {

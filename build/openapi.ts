@@ -2,16 +2,9 @@
 // generated from `schemas/*.json`, published beside the records so any tool can read them.
 import fs from 'node:fs';
 import path from 'node:path';
-import { NOT_FOUND_BODY } from './emit.ts';
-import { projectRoot, urls } from './paths.ts';
+import { apiPaths, NOT_FOUND_BODY, projectRoot, urls } from './paths.ts';
 import { bundleDefinitions, stripAnnotations, type Schema, type SchemaSet } from './schemas.ts';
 
-/** Output-relative paths of the description files. */
-export const descriptionPaths = {
-  openapi: 'api/v2/openapi.json',
-  schemaDir: 'schema/v2',
-  schema: (docId: string) => `schema/v2/${docId}`,
-};
 
 const COMPONENTS = '#/components/schemas/';
 /** Shapes the document adds beside the record schemas. */
@@ -163,15 +156,15 @@ export function schemaFiles(schemas: SchemaSet, baseUrl?: string, pretty = true)
   const files = new Map<string, string>();
   for (const [docId, doc] of schemas.documents) {
     const published = stripAnnotations(doc);
-    if (baseUrl !== undefined) published.$id = urls(baseUrl).file(descriptionPaths.schema(docId));
-    files.set(descriptionPaths.schema(docId), text(published, pretty));
+    if (baseUrl !== undefined) published.$id = urls(baseUrl).file(apiPaths.schema(docId));
+    files.set(apiPaths.schema(docId), text(published, pretty));
   }
   return files;
 }
 
 /** Every description file of the output — the OpenAPI document and the schemas — by output-relative path. */
 export function descriptionFiles(schemas: SchemaSet, baseUrl: string, pretty = true): Map<string, string> {
-  const files = new Map<string, string>([[descriptionPaths.openapi, text(openapiDocument(schemas, baseUrl), pretty)]]);
+  const files = new Map<string, string>([[apiPaths.openapi, text(openapiDocument(schemas, baseUrl), pretty)]]);
   for (const [rel, body] of schemaFiles(schemas, baseUrl, pretty)) files.set(rel, body);
   return files;
 }

@@ -18,12 +18,18 @@ export const apiPaths = {
   list: (kind: string) => `${API}/${kind}/index.json`,
   record: (kind: string, key: string | number) => `${recordDir(kind, key)}/index.json`,
   notFound: '404.json',
+  openapi: `${API}/openapi.json`,
+  schemaDir: 'schema/v2',
+  schema: (docId: string) => `schema/v2/${docId}`,
   typeIcon: (generation: string, versionGroup: string, typeId: number) =>
     `sprites/types/${generation}/${versionGroup}/${typeId}.svg`,
   /** `variant` is a list such as ['back', 'shiny', 'female']; the front default has none. */
   formSprite: (variant: readonly string[], formId: number) =>
     ['sprites/creature-form', ...variant, `${formId}.svg`].join('/'),
 };
+
+/** The body of every 404, as PokeAPI answers it; the build writes it to `apiPaths.notFound`. */
+export const NOT_FOUND_BODY = { detail: 'Not found.' };
 
 export function urls(baseUrl: string) {
   return {

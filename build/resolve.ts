@@ -18,17 +18,23 @@ export function resolve(store: Store, schemas: SchemaSet, problems: Problems): v
 
 type Visitor = (value: unknown, at: (string | number)[]) => unknown;
 
-/** Calls `fn` on every value `path` reaches ('*' is every item or key) and stores what it returns. */
+/**
+ * Calls `fn` on every value `path` reaches ('*' is every item or key) and stores what it returns.
+ * `segs` is the path so far; it is shared and changed in place, so `fn` copies it if it keeps it.
+ */
 export function visit(value: any, path: readonly string[], i: number, segs: (string | number)[], fn: Visitor): unknown {
   if (i === path.length) return fn(value, segs);
   if (value === null || typeof value !== 'object') return value;
   const seg = path[i]!;
+  const step = (key: string | number) => {
+    segs.push(key);
+    value[key] = visit(value[key], path, i + 1, segs, fn);
+    segs.pop();
+  };
   if (seg === '*') {
-    if (Array.isArray(value)) value.forEach((v, k) => (value[k] = visit(v, path, i + 1, [...segs, k], fn)));
-    else for (const k of Object.keys(value)) value[k] = visit(value[k], path, i + 1, [...segs, k], fn);
-  } else if (Object.hasOwn(value, seg)) {
-    value[seg] = visit(value[seg], path, i + 1, [...segs, seg], fn);
-  }
+    if (Array.isArray(value)) for (let k = 0; k < value.length; k++) step(k);
+    else for (const k of Object.keys(value)) step(k);
+  } else if (Object.hasOwn(value, seg)) step(seg);
   return value;
 }
 

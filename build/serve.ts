@@ -4,7 +4,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import handler from 'serve-handler';
-import { NOT_FOUND_BODY } from './emit.ts';
+import { NOT_FOUND_BODY } from './paths.ts';
 
 const ALLOWED = 'GET, HEAD, OPTIONS';
 

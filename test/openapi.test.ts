@@ -9,7 +9,8 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../build/build.ts';
-import { descriptionFiles, descriptionPaths, openapiDocument, schemaFiles } from '../build/openapi.ts';
+import { descriptionFiles, openapiDocument, schemaFiles } from '../build/openapi.ts';
+import { apiPaths } from '../build/paths.ts';
 import { loadSchemas, type Schema } from '../build/schemas.ts';
 import { fixtureWorld, listFiles, serve } from './helpers.ts';
 
@@ -143,10 +144,14 @@ describe('a built world against the document', () => {
     await fs.mkdir(world.out, { recursive: true });
     server = await serve(world.out);
     await build({ dataDir: world.data, outDir: world.out, baseUrl: server.url });
-    // The description files, as the emit stage publishes them.
+    // The description files, as the emit stage publishes them; where the build wrote them
+    // already, they must be these very bytes.
     for (const [rel, body] of descriptionFiles(schemas, server.url)) {
-      await fs.mkdir(path.join(world.out, path.dirname(rel)), { recursive: true });
-      await fs.writeFile(path.join(world.out, rel), body);
+      const file = path.join(world.out, rel);
+      const written = await fs.readFile(file, 'utf8').catch(() => undefined);
+      if (written !== undefined) expect(written, rel).toBe(body);
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      await fs.writeFile(file, body);
     }
     doc = openapiDocument(schemas, server.url);
     files = await listFiles(world.out);
@@ -204,7 +209,7 @@ describe('a built world against the document', () => {
   });
 
   it('serves the document and the schemas as JSON, and a missing record as the declared 404', async () => {
-    const res = await fetch(`${server.url}/${descriptionPaths.openapi}`);
+    const res = await fetch(`${server.url}/${apiPaths.openapi}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await res.json()).toEqual(doc);

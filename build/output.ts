@@ -1,0 +1,206 @@
+// Where the build's files go. The output folder (`dist`) is a symbolic link to one of two trees
+// kept beside it (`.dist-builds/a`, `.dist-builds/b`). A build brings the tree that is not live up
+// to date — writing only files whose bytes changed, removing files that are gone — and then
+// swaps the link in one rename. Whatever happens to a build, `dist` is the last complete tree.
+//
+// Each tree has a manifest (path → hash) written only once the tree is complete, and removed
+// before the tree is touched: a tree without one is rebuilt from scratch. Files are never written
+// in place, so the two trees may share unchanged files as hard links.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+
+export interface OutputFile {
+  rel: string;
+  body: string;
+  /** hashBody(body), when the caller has it already. */
+  hash?: string;
+  /** Another path of this tree holding the same bytes, emitted earlier (a record's id path). */
+  sameAs?: string;
+}
+
+export interface Manifest {
+  /** What the build's inputs were: data, schemas, code and options. Same key, same tree. */
+  key: string;
+  /** The tool's own fingerprint (schemas and code) when the tree was built. */
+  tool: string;
+  files: Record<string, string>;
+}
+
+export interface PublishResult {
+  files: number;
+  bytes: number;
+  written: number;
+  linked: number;
+  removed: number;
+}
+
+type Slot = 'a' | 'b';
+
+export function layout(outDir: string) {
+  const parent = path.dirname(outDir);
+  const root = path.join(parent, `.${path.basename(outDir)}-builds`);
+  return {
+    root,
+    tree: (slot: Slot) => path.join(root, slot),
+    manifest: (slot: Slot) => path.join(root, `${slot}.manifest.json`),
+    lock: path.join(root, 'lock'),
+  };
+}
+
+/** The slot `outDir` points at, 'legacy' for a plain folder, or undefined. */
+async function liveSlot(outDir: string): Promise<Slot | 'legacy' | undefined> {
+  const stat = await fs.lstat(outDir).catch(() => undefined);
+  if (!stat) return undefined;
+  if (!stat.isSymbolicLink()) return 'legacy';
+  const target = path.basename(await fs.readlink(outDir));
+  return target === 'a' || target === 'b' ? target : undefined;
+}
+
+async function readManifest(file: string): Promise<Manifest | undefined> {
+  try {
+    const m = JSON.parse(await fs.readFile(file, 'utf8')) as Manifest;
+    return typeof m.key === 'string' && typeof m.tool === 'string' && m.files && typeof m.files === 'object' ? m : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The manifest of the live tree, if the output folder is one of ours. */
+export async function liveManifest(outDir: string): Promise<Manifest | undefined> {
+  const slot = await liveSlot(outDir);
+  return slot === 'a' || slot === 'b' ? readManifest(layout(outDir).manifest(slot)) : undefined;
+}
+
+export const hashBody = (body: string) => createHash('sha1').update(body).digest('base64url');
+
+/** Removes a tree without waiting for it: deleting many files costs as much as writing them. */
+async function discard(dir: string, root: string): Promise<void> {
+  const trash = path.join(root, `trash-${process.pid}-${Date.now()}`);
+  try {
+    await fs.rename(dir, trash);
+  } catch {
+    return;
+  }
+  spawn('rm', ['-rf', trash], { detached: true, stdio: 'ignore' }).unref();
+}
+
+/** Takes the build lock, or explains who holds it. */
+async function lock(file: string): Promise<() => Promise<void>> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await fs.writeFile(file, String(process.pid), { flag: 'wx' });
+      return () => fs.rm(file, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const holder = Number(await fs.readFile(file, 'utf8').catch(() => ''));
+      if (holder && holder !== process.pid && alive(holder)) throw new Error(`another build (process ${holder}) is writing ${path.dirname(file)}`);
+      await fs.rm(file, { force: true }); // left by a build that was stopped
+    }
+  }
+  throw new Error(`cannot take the build lock ${file}`);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export async function publish(outDir: string, id: { key: string; tool: string }, files: Iterable<OutputFile>, concurrency = 64): Promise<PublishResult> {
+  const where = layout(outDir);
+  await fs.mkdir(where.root, { recursive: true });
+  const unlock = await lock(where.lock);
+  try {
+    const live = await liveSlot(outDir);
+    const slot: Slot = live === 'a' ? 'b' : 'a';
+    const tree = where.tree(slot);
+    const liveTree = live === 'a' || live === 'b' ? where.tree(live) : undefined;
+    const liveFiles = live === 'a' || live === 'b' ? (await readManifest(where.manifest(live)))?.files ?? {} : {};
+
+    // The tree is about to change: until its new manifest is written, it is not to be trusted.
+    const before = await readManifest(where.manifest(slot));
+    await fs.rm(where.manifest(slot), { force: true });
+    let existing: Record<string, string> = before?.files ?? {};
+    if (!before) {
+      await discard(tree, where.root);
+      existing = {};
+    }
+    await fs.mkdir(tree, { recursive: true });
+
+    const result: PublishResult = { files: 0, bytes: 0, written: 0, linked: 0, removed: 0 };
+    const next: Record<string, string> = {};
+    const dirs = new Map<string, Promise<unknown>>();
+    const done = new Map<string, Promise<void>>();
+    const inFlight = new Set<Promise<void>>();
+
+    const ensureDir = (dir: string) => {
+      let made = dirs.get(dir);
+      if (!made) dirs.set(dir, (made = fs.mkdir(path.join(tree, dir), { recursive: true })));
+      return made;
+    };
+    const place = async (file: OutputFile, hash: string) => {
+      const target = path.join(tree, file.rel);
+      await ensureDir(path.posix.dirname(file.rel));
+      if (existing[file.rel] !== undefined) await fs.rm(target, { force: true });
+      if (file.sameAs && next[file.sameAs] === hash) {
+        await done.get(file.sameAs);
+        await fs.link(path.join(tree, file.sameAs), target);
+        result.linked++;
+      } else if (liveTree && liveFiles[file.rel] === hash) {
+        await fs.link(path.join(liveTree, file.rel), target);
+        result.linked++;
+      } else {
+        await fs.writeFile(target, file.body);
+        result.written++;
+      }
+    };
+
+    for (const file of files) {
+      const hash = file.hash ?? hashBody(file.body);
+      next[file.rel] = hash;
+      result.files++;
+      result.bytes += Buffer.byteLength(file.body);
+      if (existing[file.rel] === hash) continue;
+      const job = place(file, hash);
+      done.set(file.rel, job);
+      inFlight.add(job);
+      const settle = () => inFlight.delete(job);
+      job.then(settle, settle);
+      if (inFlight.size >= concurrency) await Promise.race(inFlight);
+    }
+    await Promise.all(done.values());
+
+    const gone = Object.keys(existing).filter((rel) => next[rel] === undefined);
+    await Promise.all(gone.map((rel) => fs.rm(path.join(tree, rel), { force: true })));
+    result.removed = gone.length;
+    await pruneEmptyDirs(tree, gone);
+
+    await fs.writeFile(`${where.manifest(slot)}.tmp`, JSON.stringify({ ...id, files: next }));
+    await fs.rename(`${where.manifest(slot)}.tmp`, where.manifest(slot));
+
+    // The swap: one rename of a link. A plain folder left from elsewhere is moved aside first.
+    const link = path.join(where.root, `link-${process.pid}`);
+    await fs.rm(link, { force: true });
+    await fs.symlink(path.relative(path.dirname(outDir), tree), link);
+    if (live === 'legacy') await discard(outDir, where.root);
+    await fs.rename(link, outDir);
+    return result;
+  } finally {
+    await unlock();
+  }
+}
+
+async function pruneEmptyDirs(tree: string, removed: string[]): Promise<void> {
+  const dirs = new Set<string>();
+  for (const rel of removed) {
+    for (let dir = path.posix.dirname(rel); dir !== '.'; dir = path.posix.dirname(dir)) dirs.add(dir);
+  }
+  for (const dir of [...dirs].sort((a, b) => b.length - a.length)) {
+    await fs.rmdir(path.join(tree, dir)).catch(() => {});
+  }
+}
