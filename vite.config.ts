@@ -2,28 +2,11 @@
 // published site. Relative base, so the site can be hosted under any sub-path.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig } from 'vite';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
-/**
- * The page takes its type colours from build/sprites.ts. That module also imports build/paths.ts,
- * which reads node:path and node:url when it loads; the page never calls the functions that use
- * it, so in the browser it gets an empty stand-in.
- */
-const spritesInTheBrowser: Plugin = {
-  name: 'sprites-in-the-browser',
-  enforce: 'pre',
-  resolveId(source, importer) {
-    if (source === './paths.ts' && importer?.replaceAll('\\', '/').endsWith('/build/sprites.ts')) return '\0paths-in-the-browser';
-  },
-  load(id) {
-    if (id === '\0paths-in-the-browser') return 'export const apiPaths = {};';
-  },
-};
-
 export default defineConfig({
-  plugins: [spritesInTheBrowser],
   root: path.join(root, 'explorer'),
   base: './',
   appType: 'spa',
@@ -36,8 +19,10 @@ export default defineConfig({
     target: 'es2022',
     reportCompressedSize: false,
   },
+  // The page has no npm dependencies to pre-bundle.
+  optimizeDeps: { noDiscovery: true },
   server: {
-    // The explorer imports the type colours from build/sprites.ts.
+    // The explorer imports the type colours from build/colour.ts.
     fs: { allow: [root] },
   },
 });

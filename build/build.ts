@@ -2,12 +2,13 @@
 // calls them in order, with one context per build.
 import { baseUrlFromEnv, checkBaseUrl } from './config.ts';
 import { derive } from './derive.ts';
-import { outputFiles } from './emit.ts';
+import { outputDirs, outputFiles } from './emit.ts';
+import { explorerFiles } from './explorer.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
 import { hashText, parseSources, readSources, type SourceFile } from './load.ts';
-import { liveManifest, publish } from './output.ts';
+import { liveManifest, openTree, type Tree } from './output.ts';
 import { defaultDataDir, defaultOutDir, projectRoot } from './paths.ts';
 import { BuildFailed, Problems } from './problems.ts';
 import { resolve } from './resolve.ts';
@@ -53,7 +54,9 @@ export function schemaSet() {
 function toolFingerprint(): string {
   compiledTool ??= hashText(
     fg
-      .sync(['schemas/*.json', 'build/*.ts', 'package-lock.json'], { cwd: projectRoot })
+      .sync(['schemas/*.json', 'build/*.ts', 'package-lock.json'], {
+        cwd: projectRoot,
+      })
       .sort()
       .map((f) => `${f}\n${fs.readFileSync(path.join(projectRoot, f), 'utf8')}`)
       .join('\n'),
@@ -102,24 +105,55 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   if (live?.key === key && problems.count === 0) {
     // Nothing changed since the live tree was built: it is already the answer.
     const unchanged = Object.keys(live.files).length;
-    return { records: countRecords(live.files, schemas), ...none, unchanged, ms: performance.now() - started, stages };
+    return {
+      records: countRecords(live.files, schemas),
+      ...none,
+      unchanged,
+      ms: performance.now() - started,
+      stages,
+    };
   }
-  timed('parse', parseSources(files, problems));
-  const store = timed('validate', validate(files, schemas, validators, baseUrl, problems));
-  timed('resolve', resolve(store, schemas, problems));
-  timed('derive', derive(store, problems));
-  if (problems.count > 0) throw new BuildFailed(problems.list);
+  // The tree to write is opened now, so its folders are made while the build computes.
+  const tree = options.check ? undefined : await openTree(outDir);
+  try {
+    return await compute(tree);
+  } catch (err) {
+    await tree?.abort();
+    throw err;
+  }
 
-  const records = Object.fromEntries(store.kinds().map((k) => [k, store.valid(k).length]));
-  // Records already published by this same tool were checked then; the rest are checked now.
-  const output = outputFiles(store, schemas, validators, problems, {
-    pretty: options.pretty,
-    published: live?.tool === tool ? live.files : {},
-  });
-  if (options.check) {
-    for (const _ of output); // checks every record, writes nothing
-    return { records, ...none, unchanged: 0, ms: performance.now() - started, stages: timed('check', stages) };
+  async function compute(tree: Tree | undefined): Promise<BuildResult> {
+    timed('parse', parseSources(files, problems));
+    const store = timed('validate', validate(files, schemas, validators, baseUrl, problems));
+    tree?.prepare(outputDirs(store, schemas));
+    timed('resolve', resolve(store, schemas, problems));
+    timed('derive', derive(store, problems));
+    if (problems.count > 0) throw new BuildFailed(problems.list);
+
+    const records = Object.fromEntries(store.kinds().map((k) => [k, store.valid(k).length]));
+    // Records already published by this same tool were checked then; the rest are checked now.
+    const output = outputFiles(store, schemas, validators, problems, {
+      pretty: options.pretty,
+      published: live?.tool === tool ? live.files : {},
+      extra: tree ? timed('explorer', await explorerFiles()) : undefined,
+    });
+    if (!tree) {
+      for (const _ of output); // checks every record, writes nothing
+      return {
+        records,
+        ...none,
+        unchanged: 0,
+        ms: performance.now() - started,
+        stages: timed('check', stages),
+      };
+    }
+    const result = timed('write', await tree.commit({ key, tool }, output));
+    return {
+      records,
+      ...result,
+      unchanged: result.unchanged ?? result.files - result.written - result.linked,
+      ms: performance.now() - started,
+      stages,
+    };
   }
-  const result = timed('write', await publish(outDir, { key, tool }, output));
-  return { records, ...result, unchanged: result.files - result.written - result.linked, ms: performance.now() - started, stages };
 }

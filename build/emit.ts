@@ -1,6 +1,7 @@
 // Stage 5: check every record against its response schema and shape it into its published bytes.
 // output.ts puts the files in place.
 import { hashBody, type OutputFile } from './output.ts';
+import path from 'node:path';
 import { descriptionFiles } from './openapi.ts';
 import { apiPaths, NOT_FOUND_BODY } from './paths.ts';
 import { BuildFailed, type Problems } from './problems.ts';
@@ -21,13 +22,45 @@ export function sortKeys(value: unknown): unknown {
 }
 
 export function serialise(value: unknown, pretty = false): string {
-  return JSON.stringify(sortKeys(value), null, pretty ? 2 : undefined) + (pretty ? '\n' : '');
+  return pretty ? JSON.stringify(sortKeys(value), null, 2) + '\n' : compact(value);
+}
+
+/** JSON.stringify(sortKeys(value)) without building the sorted copy first. */
+function compact(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + (value[i] === undefined ? 'null' : compact(value[i]));
+    return out + ']';
+  }
+  const obj = value as Record<string, unknown>;
+  let out = '{';
+  let first = true;
+  for (const key of Object.keys(obj).sort()) {
+    const v = obj[key];
+    if (v === undefined || typeof v === 'function') continue;
+    out += (first ? '' : ',') + JSON.stringify(key) + ':' + compact(v);
+    first = false;
+  }
+  return out + '}';
 }
 
 export interface EmitOptions {
   pretty?: boolean;
   /** Hashes of files already published (and so already checked); only other records are checked. */
   published?: Record<string, string>;
+  /** Files published as they are, such as the explorer page, by output-relative path. */
+  extra?: Map<string, string | Buffer>;
+}
+
+/** The folders of every record's files, known once records are indexed: made while the build computes. */
+export function* outputDirs(store: Store, schemas: SchemaSet): Generator<string> {
+  for (const [kind, info] of schemas.kinds) {
+    for (const entry of store.valid(kind)) {
+      yield path.posix.dirname(apiPaths.record(kind, entry.id));
+      if (info.byName) yield path.posix.dirname(apiPaths.record(kind, entry.name));
+    }
+  }
 }
 
 /**
@@ -36,7 +69,7 @@ export interface EmitOptions {
  * whole run ends with BuildFailed before anything is swapped in.
  */
 export function* outputFiles(store: Store, schemas: SchemaSet, validators: Validators, problems: Problems, options: EmitOptions = {}): Generator<OutputFile> {
-  const { pretty = false, published = {} } = options;
+  const { pretty = false, published = {}, extra = new Map() } = options;
   const index: Record<string, string> = {};
   for (const [kind, info] of schemas.kinds) {
     const entries = store.valid(kind);
@@ -62,6 +95,7 @@ export function* outputFiles(store: Store, schemas: SchemaSet, validators: Valid
   yield { rel: apiPaths.index, body: serialise(index, pretty) };
   yield { rel: apiPaths.notFound, body: serialise(NOT_FOUND_BODY, pretty) };
   for (const [rel, body] of descriptionFiles(schemas, store.baseUrl)) yield { rel, body };
+  for (const [rel, body] of [...extra].sort(([a], [b]) => (a < b ? -1 : 1))) yield { rel, body };
 
   for (const type of store.valid('type')) {
     for (const icon of typeIcons(store, type)) yield { rel: icon.path, body: renderTypeIcon(type, icon.versionGroup) };

@@ -53,11 +53,25 @@ export async function readSources(dataDir: string, problems: Problems): Promise<
   return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
 }
 
-/** Parses every file read; a file that cannot be parsed keeps `value` undefined. */
+/**
+ * Parses every file read; a file that cannot be parsed keeps `value` undefined. The text is let go
+ * once parsed (`sourceText` reads it again for the rare problem that needs a line number).
+ */
 export function parseSources(files: SourceFile[], problems: Problems): void {
   for (const file of files) {
     if (!file.hash.startsWith('oversized:')) file.value = parse(file.text, file.rel, problems);
+    file.text = '';
   }
+}
+
+/** The text of a source file, read again if parsing let it go. */
+export function sourceText(file: SourceFile): string {
+  if (file.text === '' && !file.hash.startsWith('oversized:')) {
+    try {
+      file.text = fs.readFileSync(file.abs, 'utf8').replace(/^\uFEFF/, '');
+    } catch {}
+  }
+  return file.text;
 }
 
 function parse(text: string, rel: string, problems: Problems): unknown {

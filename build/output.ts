@@ -13,7 +13,7 @@ import path from 'node:path';
 
 export interface OutputFile {
   rel: string;
-  body: string;
+  body: string | Buffer;
   /** hashBody(body), when the caller has it already. */
   hash?: string;
   /** Another path of this tree holding the same bytes, emitted earlier (a record's id path). */
@@ -30,6 +30,8 @@ export interface Manifest {
 
 export interface PublishResult {
   files: number;
+  /** Set when the output equals the live tree: nothing was written and nothing swapped. */
+  unchanged?: number;
   bytes: number;
   written: number;
   linked: number;
@@ -73,7 +75,7 @@ export async function liveManifest(outDir: string): Promise<Manifest | undefined
   return slot === 'a' || slot === 'b' ? readManifest(layout(outDir).manifest(slot)) : undefined;
 }
 
-export const hashBody = (body: string) => createHash('sha1').update(body).digest('base64url');
+export const hashBody = (body: string | Buffer) => createHash('sha1').update(body).digest('base64url');
 
 /** Removes a tree without waiting for it: deleting many files costs as much as writing them. */
 async function discard(dir: string, root: string): Promise<void> {
@@ -111,7 +113,19 @@ function alive(pid: number): boolean {
   }
 }
 
-export async function publish(outDir: string, id: { key: string; tool: string }, files: Iterable<OutputFile>, concurrency = 64): Promise<PublishResult> {
+/**
+ * The tree a build writes into: the one that is not live. Open it early — it takes the build lock —
+ * and folders can be made while the build is still computing; `write` then `commit` finish it.
+ */
+export interface Tree {
+  /** Starts making folders (output-relative) in the background. */
+  prepare(dirs: Iterable<string>): void;
+  /** Puts every file in place and swaps the tree in; `abort` instead leaves dist as it was. */
+  commit(id: { key: string; tool: string }, files: Iterable<OutputFile>): Promise<PublishResult>;
+  abort(): Promise<void>;
+}
+
+export async function openTree(outDir: string, concurrency = 64): Promise<Tree> {
   const where = layout(outDir);
   await fs.mkdir(where.root, { recursive: true });
   const unlock = await lock(where.lock);
@@ -122,77 +136,130 @@ export async function publish(outDir: string, id: { key: string; tool: string },
     const liveTree = live === 'a' || live === 'b' ? where.tree(live) : undefined;
     const liveFiles = live === 'a' || live === 'b' ? (await readManifest(where.manifest(live)))?.files ?? {} : {};
 
-    // The tree is about to change: until its new manifest is written, it is not to be trusted.
     const before = await readManifest(where.manifest(slot));
-    await fs.rm(where.manifest(slot), { force: true });
-    let existing: Record<string, string> = before?.files ?? {};
-    if (!before) {
-      await discard(tree, where.root);
-      existing = {};
-    }
+    const existing: Record<string, string> = before?.files ?? {};
+    if (!before) await discard(tree, where.root);
     await fs.mkdir(tree, { recursive: true });
+    // Before the first file of the tree changes, its manifest goes: until a new one is written, the
+    // tree is not to be trusted. (Folders made early change no file.)
+    let trusted = before !== undefined;
+    const distrust = async () => {
+      if (trusted) await fs.rm(where.manifest(slot), { force: true });
+      trusted = false;
+    };
 
-    const result: PublishResult = { files: 0, bytes: 0, written: 0, linked: 0, removed: 0 };
-    const next: Record<string, string> = {};
     const dirs = new Map<string, Promise<unknown>>();
-    const done = new Map<string, Promise<void>>();
-    const inFlight = new Set<Promise<void>>();
-
+    for (const rel of Object.keys(existing)) dirs.set(path.posix.dirname(rel), Promise.resolve());
     const ensureDir = (dir: string) => {
       let made = dirs.get(dir);
       if (!made) dirs.set(dir, (made = fs.mkdir(path.join(tree, dir), { recursive: true })));
       return made;
     };
-    const place = async (file: OutputFile, hash: string) => {
-      const target = path.join(tree, file.rel);
-      await ensureDir(path.posix.dirname(file.rel));
-      if (existing[file.rel] !== undefined) await fs.rm(target, { force: true });
-      if (file.sameAs && next[file.sameAs] === hash) {
-        await done.get(file.sameAs);
-        await fs.link(path.join(tree, file.sameAs), target);
-        result.linked++;
-      } else if (liveTree && liveFiles[file.rel] === hash) {
-        await fs.link(path.join(liveTree, file.rel), target);
-        result.linked++;
-      } else {
-        await fs.writeFile(target, file.body);
-        result.written++;
+
+    const commit = async (id: { key: string; tool: string }, files: Iterable<OutputFile>): Promise<PublishResult> => {
+      const result: PublishResult = { files: 0, bytes: 0, written: 0, linked: 0, removed: 0 };
+      const next: Record<string, string> = {};
+      const done = new Map<string, Promise<void>>();
+      const inFlight = new Set<Promise<void>>();
+      const place = async (file: OutputFile, hash: string) => {
+        const target = path.join(tree, file.rel);
+        await ensureDir(path.posix.dirname(file.rel));
+        if (existing[file.rel] !== undefined) await fs.rm(target, { force: true });
+        if (file.sameAs && next[file.sameAs] === hash) {
+          await done.get(file.sameAs);
+          await fs.link(path.join(tree, file.sameAs), target);
+          result.linked++;
+        } else if (liveTree && liveFiles[file.rel] === hash) {
+          await fs.link(path.join(liveTree, file.rel), target);
+          result.linked++;
+        } else {
+          await fs.writeFile(target, file.body);
+          result.written++;
+        }
+      };
+      const schedule = async (file: OutputFile, hash: string) => {
+        const job = place(file, hash);
+        done.set(file.rel, job);
+        inFlight.add(job);
+        const settle = () => inFlight.delete(job);
+        job.then(settle, settle);
+        if (inFlight.size >= concurrency) await Promise.race(inFlight);
+      };
+      // While every file so far equals the live tree's, nothing is touched: if the whole output does,
+      // the live tree already is the answer. Files it would have taken from the live tree wait here.
+      let diverged = false;
+      const waiting: OutputFile[] = [];
+      const diverge = async () => {
+        diverged = true;
+        await distrust();
+        for (const file of waiting.splice(0)) await schedule(file, next[file.rel]!);
+      };
+      for (const file of files) {
+        const hash = file.hash ?? hashBody(file.body);
+        next[file.rel] = hash;
+        result.files++;
+        result.bytes += Buffer.byteLength(file.body);
+        if (!diverged && liveFiles[file.rel] === hash) {
+          if (existing[file.rel] !== hash) waiting.push({ rel: file.rel, body: '', hash });
+          continue;
+        }
+        if (!diverged) await diverge();
+        if (existing[file.rel] !== hash) await schedule(file, hash);
       }
+      if (!diverged && liveTree && Object.keys(liveFiles).length === result.files) {
+        // Same bytes as the live tree: record the new inputs, write no file.
+        await writeManifest(where.manifest(live as Slot), { ...id, files: liveFiles });
+        return { ...result, unchanged: result.files };
+      }
+      if (!diverged) await diverge();
+      await Promise.all(done.values());
+      await Promise.all(dirs.values());
+
+      const gone = Object.keys(existing).filter((rel) => next[rel] === undefined);
+      await Promise.all(gone.map((rel) => fs.rm(path.join(tree, rel), { force: true })));
+      result.removed = gone.length;
+      await pruneEmptyDirs(tree, gone);
+
+      await writeManifest(where.manifest(slot), { ...id, files: next });
+
+      // The swap: one rename of a link. A plain folder left from elsewhere is moved aside first.
+      const link = path.join(where.root, `link-${process.pid}`);
+      await fs.rm(link, { force: true });
+      await fs.symlink(path.relative(path.dirname(outDir), tree), link);
+      if (live === 'legacy') await discard(outDir, where.root);
+      await fs.rename(link, outDir);
+      return result;
     };
 
-    for (const file of files) {
-      const hash = file.hash ?? hashBody(file.body);
-      next[file.rel] = hash;
-      result.files++;
-      result.bytes += Buffer.byteLength(file.body);
-      if (existing[file.rel] === hash) continue;
-      const job = place(file, hash);
-      done.set(file.rel, job);
-      inFlight.add(job);
-      const settle = () => inFlight.delete(job);
-      job.then(settle, settle);
-      if (inFlight.size >= concurrency) await Promise.race(inFlight);
-    }
-    await Promise.all(done.values());
-
-    const gone = Object.keys(existing).filter((rel) => next[rel] === undefined);
-    await Promise.all(gone.map((rel) => fs.rm(path.join(tree, rel), { force: true })));
-    result.removed = gone.length;
-    await pruneEmptyDirs(tree, gone);
-
-    await fs.writeFile(`${where.manifest(slot)}.tmp`, JSON.stringify({ ...id, files: next }));
-    await fs.rename(`${where.manifest(slot)}.tmp`, where.manifest(slot));
-
-    // The swap: one rename of a link. A plain folder left from elsewhere is moved aside first.
-    const link = path.join(where.root, `link-${process.pid}`);
-    await fs.rm(link, { force: true });
-    await fs.symlink(path.relative(path.dirname(outDir), tree), link);
-    if (live === 'legacy') await discard(outDir, where.root);
-    await fs.rename(link, outDir);
-    return result;
-  } finally {
+    let open = true;
+    const close = async () => {
+      if (!open) return;
+      open = false;
+      await Promise.allSettled(dirs.values());
+      await unlock();
+    };
+    return {
+      prepare: (list) => {
+        for (const dir of list) ensureDir(dir).catch(() => {});
+      },
+      commit: async (id, files) => {
+        try {
+          return await commit(id, files);
+        } finally {
+          await close();
+        }
+      },
+      abort: close,
+    };
+  } catch (err) {
     await unlock();
+    throw err;
   }
+}
+
+async function writeManifest(file: string, manifest: Manifest): Promise<void> {
+  await fs.writeFile(`${file}.tmp`, JSON.stringify(manifest));
+  await fs.rename(`${file}.tmp`, file);
 }
 
 async function pruneEmptyDirs(tree: string, removed: string[]): Promise<void> {

@@ -41,21 +41,23 @@ export function visit(value: any, path: readonly string[], i: number, segs: (str
 function resolveOne(store: Store, entry: Entry, site: RefSite, value: unknown, segs: (string | number)[], problems: Problems): unknown {
   if (value === null || value === undefined) return value;
   if ('kind' in site) {
-    const target = find(store, entry, site.kind, value, pointerOf(segs), problems);
+    const target = find(store, entry, site.kind, value, () => pointerOf(segs), problems);
     return target ? store.ref(target) : value;
   }
   // A reference whose kind is named by a field beside it: {trigger: item, name: x} → {trigger, name, url}.
   const obj = value as Record<string, unknown>;
   const kind = obj[site.byField];
   if (typeof kind !== 'string' || !site.kinds.includes(kind)) return value;
-  const target = find(store, entry, kind, obj.name, pointerOf([...segs, 'name']), problems);
+  const target = find(store, entry, kind, obj.name, () => pointerOf([...segs, 'name']), problems);
   return target ? { ...obj, name: target.name, url: store.urls.record(target.kind, target.id) } : value;
 }
 
-function find(store: Store, entry: Entry, kind: string, key: unknown, pointer: string, problems: Problems): Entry | undefined {
+/** The record `key` names; a problem (placed by `where`, made only then) when there is none. */
+function find(store: Store, entry: Entry, kind: string, key: unknown, where: () => string, problems: Problems): Entry | undefined {
   if (typeof key !== 'string' && typeof key !== 'number') return undefined;
   const target = store.get(kind, key);
   if (target || store.isBroken(kind, key)) return target;
+  const pointer = where();
   const problem = { ...at(entry.file, pointer), kind: entry.kind, record: entry.name, pointer };
   const elsewhere = store.kinds().find((k) => k !== kind && store.get(k, key));
   if (elsewhere && typeof key === 'string') {

@@ -16,6 +16,7 @@ export const handlerConfig = (publicDir: string) => ({
   etag: true,
   // Segments without a dot, so a rewritten path (…/index.json) is never rewritten again.
   rewrites: [
+    { source: '/', destination: '/index.html' },
     { source: '/api/v2', destination: '/api/v2/index.json' },
     { source: '/api/v2/:kind([a-z0-9-]+)', destination: '/api/v2/:kind/index.json' },
     { source: '/api/v2/:kind([a-z0-9-]+)/:key([a-z0-9-]+)', destination: '/api/v2/:kind/:key/index.json' },

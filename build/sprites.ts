@@ -1,24 +1,9 @@
 // Sprites are drawn at build time from the data: a type's name icon (its name on its colour) and
 // each creature form's front and back images, with a shiny variant and, where the species looks
 // different by gender, female ones. Same data, same bytes.
+import { hash, typeColour } from './colour.ts';
 import { apiPaths } from './paths.ts';
 import type { Entry, Store } from './store.ts';
-
-/** A stable 32-bit hash of a string (FNV-1a). */
-export function hash(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
-/** A type's colour: a hue chosen by its name, the same wherever it is drawn. */
-export function typeColour(typeName: string, shiny = false): string {
-  const hue = (hash(typeName) % 360 + (shiny ? 150 : 0)) % 360;
-  return `hsl(${hue} 62% 46%)`;
-}
 
 export interface TypeIcon {
   generation: Entry;
@@ -111,3 +96,5 @@ export function renderFormSprite(form: Entry, typeNames: string[], variant: Form
 function escapeXml(text: string): string {
   return text.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]!);
 }
+
+export { hash, typeColour };

@@ -80,7 +80,11 @@ export class Store {
     const url = (ref as NamedRef | null)?.url;
     return typeof url === 'string' ? this.byUrl.get(url) : undefined;
   }
+  /** The NamedRef of an entry; one shared object per entry, never changed after it is made. */
   ref(entry: Entry): NamedRef {
-    return { name: entry.name, url: this.urls.record(entry.kind, entry.id) };
+    let ref = this.refs.get(entry);
+    if (!ref) this.refs.set(entry, (ref = Object.freeze({ name: entry.name, url: this.urls.record(entry.kind, entry.id) })));
+    return ref;
   }
+  private readonly refs = new Map<Entry, NamedRef>();
 }

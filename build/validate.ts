@@ -3,7 +3,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { closest } from 'fastest-levenshtein';
-import type { SourceFile } from './load.ts';
+import { sourceText, type SourceFile } from './load.ts';
 import { locate } from './locate.ts';
 import type { Problems } from './problems.ts';
 import { SLUG, type SchemaSet } from './schemas.ts';
@@ -92,7 +92,7 @@ export function validate(files: SourceFile[], schemas: SchemaSet, validators: Va
 }
 
 export function at(file: SourceFile, pointer: string, key = false) {
-  return { file: file.rel, ...locate(file.text, pointer, key) };
+  return { file: file.rel, ...locate(sourceText(file), pointer, key) };
 }
 
 function describe(err: ErrorObject, file: SourceFile, label: string) {

@@ -3,7 +3,7 @@
 import './style.css';
 import * as api from './api.ts';
 import { fill, h, label } from './dom.ts';
-import { displayName, renderRecord, routeOf, typeStyle } from './record.ts';
+import { addHero, displayName, renderRecord, routeOf, typeStyle } from './record.ts';
 import { prepare, search, type Entry } from './search.ts';
 import { watchBuild } from './status.ts';
 
@@ -30,8 +30,12 @@ const state = {
   kind: '',
   entries: [] as Entry[],
   matches: [] as Entry[],
+  /** The query `matches` answers. */
+  searched: '',
   shown: PAGE,
   key: undefined as string | undefined,
+  /** Set when the data was rebuilt: the list is fetched again, the search kept. */
+  stale: false,
   /** Bumped on every navigation, so a slow answer never draws over a newer view. */
   seq: 0,
 };
@@ -51,10 +55,15 @@ async function route(): Promise<void> {
   if (!kind || !state.kinds.includes(kind)) {
     layout.dataset.view = 'home';
     kindSelect.value = '';
+    state.kind = '';
+    searchBox.value = '';
+    searchBox.disabled = true;
+    searchBox.placeholder = 'Pick a kind to search it';
     document.title = 'Creature Reference · API explorer';
     return showHome();
   }
   layout.dataset.view = key ? 'record' : 'list';
+  searchBox.disabled = false;
   await selectKind(kind, q);
   if (seq !== state.seq) return;
   state.key = key;
@@ -70,17 +79,20 @@ function fillKinds(): void {
 
 async function selectKind(kind: string, q: string | undefined): Promise<void> {
   if (q !== undefined) searchBox.value = q;
-  if (kind === state.kind) {
+  if (kind === state.kind && !state.stale) {
     if (q !== undefined) runSearch();
     return;
   }
-  state.kind = kind;
-  kindSelect.value = kind;
-  if (q === undefined) searchBox.value = '';
-  searchBox.placeholder = `Search ${label(kind).toLowerCase()} by name or id`;
-  count.textContent = 'Loading…';
-  results.replaceChildren();
-  more.hidden = true;
+  if (kind !== state.kind) {
+    state.kind = kind;
+    kindSelect.value = kind;
+    if (q === undefined) searchBox.value = '';
+    searchBox.placeholder = 'Search by name or id';
+    count.textContent = 'Loading…';
+    results.replaceChildren();
+    more.hidden = true;
+  }
+  state.stale = false;
   const list = await api.list(kind);
   if (state.kind !== kind) return;
   state.entries = prepare(list.results);
@@ -89,6 +101,7 @@ async function selectKind(kind: string, q: string | undefined): Promise<void> {
 
 function runSearch(): void {
   const started = performance.now();
+  state.searched = searchBox.value;
   state.matches = search(state.entries, searchBox.value);
   state.shown = PAGE;
   drawResults();
@@ -172,7 +185,9 @@ async function showRecord(kind: string, key: string, seq: number): Promise<void>
     const record = await api.record(kind, key);
     if (seq !== state.seq) return;
     document.title = `${displayName(record)} · ${label(kind)} · Creature Reference`;
-    fill(view, renderRecord({ kind, key, record, apiUrl: api.recordApiUrl(kind, record.id), onCopy: copyText }));
+    const article = renderRecord({ kind, record, apiUrl: api.recordApiUrl(kind, record.id), onCopy: copyText });
+    fill(view, article);
+    void formSprite(record).then((url) => url && seq === state.seq && addHero(article, url, `${record.name ?? ''} front default`));
     state.key = String(record.id);
     markCurrent();
     if (layout.dataset.view === 'record' && window.matchMedia('(max-width: 760px)').matches) window.scrollTo(0, 0);
@@ -193,6 +208,16 @@ async function showRecord(kind: string, key: string, seq: number): Promise<void>
   } finally {
     view.removeAttribute('aria-busy');
   }
+}
+
+/** The front sprite of a record's first form, for records (creatures) that list forms. */
+async function formSprite(record: api.ApiRecord): Promise<string | undefined> {
+  const first = Array.isArray(record.forms) ? record.forms[0] : undefined;
+  const target = api.isNamedRef(first) ? api.recordOf(first.url) : undefined;
+  if (!target) return undefined;
+  const form = await api.record(target.kind, target.key).catch(() => undefined);
+  const sprites = form?.sprites as Record<string, unknown> | undefined;
+  return typeof sprites?.front_default === 'string' ? sprites.front_default : undefined;
 }
 
 async function copyText(text: string): Promise<boolean> {
@@ -229,6 +254,11 @@ searchBox.addEventListener('input', () => {
 
 searchBox.addEventListener('keydown', (event) => {
   if (event.key !== 'Enter') return;
+  // Enter may come before the frame that runs the search for the last keystroke.
+  if (state.searched !== searchBox.value) {
+    cancelAnimationFrame(pending);
+    runSearch();
+  }
   const first = state.matches[0];
   if (first) location.hash = routeOf(state.kind, first.id);
 });
@@ -249,7 +279,7 @@ window.addEventListener('hashchange', () => void route());
 
 watchBuild(() => {
   api.forget();
-  state.kind = '';
+  state.stale = true;
   void route();
 });
 

@@ -1,7 +1,7 @@
 // One record as a page: a header with its name, types and sprite, a gallery of its sprites, its
 // plain fields as facts, and one section per list or object. Every reference is a link into the
 // explorer; references to types are chips in the type's colour.
-import { typeColour } from '../../build/sprites.ts';
+import { typeColour } from '../../build/colour.ts';
 import { isNamedRef, localUrl, recordOf, type ApiRecord, type NamedRef } from './api.ts';
 import { h, label, type Child } from './dom.ts';
 
@@ -33,9 +33,10 @@ export function displayName(record: ApiRecord): string {
   return slug.split('-').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
 }
 
-/** The record's type names, in slot order: a type itself, or a record with `types: [{slot, type}]`. */
+/** The record's type names: a type itself, a record with a `type` (a move), or `types: [{slot, type}]` in slot order. */
 export function typeNames(kind: string, record: ApiRecord): string[] {
   if (kind === 'type' && typeof record.name === 'string') return [record.name];
+  if (isNamedRef(record.type) && recordOf(record.type.url)?.kind === 'type') return [record.type.name];
   if (!Array.isArray(record.types)) return [];
   return (record.types as Array<{ slot?: number; type?: unknown }>)
     .filter((t) => isNamedRef(t.type))
@@ -86,10 +87,11 @@ function isPlain(value: unknown): boolean {
   return value === null || typeof value !== 'object' || isNamedRef(value);
 }
 
-function valueOf(value: unknown): Child {
+/** A value as a page shows it; inside a table cell, objects are drawn on one line rather than stacked. */
+function valueOf(value: unknown, inCell = false): Child {
   if (isNamedRef(value)) return refLink(value);
-  if (Array.isArray(value)) return list(value);
-  if (value && typeof value === 'object') return fields(value as Record<string, unknown>);
+  if (Array.isArray(value)) return list(value, inCell);
+  if (value && typeof value === 'object') return inCell ? inline(value as Record<string, unknown>) : fields(value as Record<string, unknown>);
   return scalar(value);
 }
 
@@ -107,12 +109,26 @@ function capped(items: unknown[], render: (shown: unknown[]) => HTMLElement): HT
   return box;
 }
 
-function list(items: unknown[]): Child {
+function list(items: unknown[], inCell: boolean): Child {
   if (items.length === 0) return h('span', { class: 'muted' }, 'none');
   if (items.every(isNamedRef)) return capped(items, (shown) => h('div', { class: 'chips' }, (shown as NamedRef[]).map(refLink)));
   if (items.every((i) => isPlain(i))) return h('div', { class: 'chips' }, items.map((i) => h('span', { class: 'chip plain' }, scalar(i))));
-  if (items.every((i) => i && typeof i === 'object' && !Array.isArray(i))) return capped(items, (shown) => table(shown as Array<Record<string, unknown>>));
-  return h('ol', { class: 'items' }, items.map((i) => h('li', null, valueOf(i))));
+  if (items.every((i) => i && typeof i === 'object' && !Array.isArray(i))) {
+    const rows = items as Array<Record<string, unknown>>;
+    if (inCell) return h('ul', { class: 'rows' }, rows.map((row) => h('li', null, inline(row))));
+    return capped(rows, (shown) => table(shown as Array<Record<string, unknown>>));
+  }
+  return h('ol', { class: 'items' }, items.map((i) => h('li', null, valueOf(i, inCell))));
+}
+
+/** An object on one line: `chance 40 · max level 3 · method walk`; empty lists left out. */
+function inline(object: Record<string, unknown>): HTMLElement {
+  const entries = Object.entries(object).filter(([, v]) => !(Array.isArray(v) && v.length === 0));
+  return h(
+    'span',
+    { class: 'inline' },
+    entries.map(([k, v]) => h('span', { class: 'kv' }, h('span', { class: 'k' }, label(k).toLowerCase()), valueOf(v, true))),
+  );
 }
 
 function table(rows: Array<Record<string, unknown>>): HTMLElement {
@@ -125,7 +141,7 @@ function table(rows: Array<Record<string, unknown>>): HTMLElement {
       'table',
       null,
       h('thead', null, h('tr', null, columns.map((c) => h('th', { scope: 'col' }, label(c))))),
-      h('tbody', null, rows.map((row) => h('tr', null, columns.map((c) => h('td', { 'data-label': label(c) }, valueOf(row[c])))))),
+      h('tbody', null, rows.map((row) => h('tr', null, columns.map((c) => h('td', { 'data-label': label(c) }, valueOf(row[c], true)))))),
     ),
   );
 }
@@ -136,13 +152,12 @@ function fields(object: Record<string, unknown>): HTMLElement {
 
 export interface RecordView {
   kind: string;
-  key: string;
   record: ApiRecord;
   apiUrl: string;
   onCopy: (text: string) => Promise<boolean>;
 }
 
-export function renderRecord({ kind, key, record, apiUrl, onCopy }: RecordView): HTMLElement {
+export function renderRecord({ kind, record, apiUrl, onCopy }: RecordView): HTMLElement {
   const types = typeNames(kind, record);
   const accent = types[0] ? typeColour(types[0]) : undefined;
   const images = sprites(record);
@@ -182,7 +197,7 @@ export function renderRecord({ kind, key, record, apiUrl, onCopy }: RecordView):
         h('nav', { class: 'crumbs' }, h('a', { href: `#/${kind}` }, label(kind)), h('span', { class: 'id' }, `#${record.id}`)),
         h('h1', null, displayName(record)),
         typeof record.name === 'string' ? h('p', { class: 'slug' }, h('code', null, record.name)) : null,
-        types.length && kind !== 'type' ? h('div', { class: 'chips' }, types.map((t) => h('a', { class: 'chip type', href: `#/type/${t}`, style: typeStyle(t) }, t))) : null,
+        types.length ? h('div', { class: 'chips' }, types.map((t) => h('a', { class: 'chip type', href: `#/type/${t}`, style: typeStyle(t) }, t))) : null,
       ),
       h(
         'div',
@@ -210,6 +225,13 @@ export function renderRecord({ kind, key, record, apiUrl, onCopy }: RecordView):
     empty.length ? h('p', { class: 'empty-lists' }, h('span', null, 'No entries: '), empty.join(' · ')) : null,
     rawJson(record),
   );
+}
+
+/** Puts a sprite in the header of a record that has none of its own (a creature shows its form's). */
+export function addHero(article: HTMLElement, url: string, alt: string): void {
+  const head = article.querySelector('.record-head');
+  if (!head || head.querySelector('.hero')) return;
+  head.prepend(h('img', { class: 'hero', src: localUrl(url), alt, width: 112, height: 112 }));
 }
 
 function rawJson(record: ApiRecord): HTMLElement {

@@ -4,22 +4,26 @@ import { recordOf, type NamedRef } from './api.ts';
 
 export interface Entry {
   id: number;
+  idText: string;
   name: string;
   ref: NamedRef;
 }
 
 export function prepare(results: readonly NamedRef[]): Entry[] {
-  return results.map((ref) => ({ id: Number(recordOf(ref.url)?.key ?? NaN), name: ref.name.toLowerCase(), ref }));
+  return results.map((ref) => {
+    const id = Number(recordOf(ref.url)?.key ?? NaN);
+    return { id, idText: String(id), name: ref.name.toLowerCase(), ref };
+  });
 }
 
 /** How well `entry` matches; lower is better, undefined is no match. */
-function rank(entry: Entry, q: string, qId: number | undefined): number | undefined {
-  if (qId !== undefined && entry.id === qId) return 0;
+function rank(entry: Entry, q: string, qId: string | undefined): number | undefined {
+  if (qId !== undefined && entry.idText === qId) return 0;
   if (entry.name === q) return 1;
   if (entry.name.startsWith(q)) return 2;
   const at = entry.name.indexOf(q);
   if (at > 0) return entry.name[at - 1] === '-' ? 3 : 4;
-  if (qId !== undefined && String(entry.id).startsWith(String(qId))) return 5;
+  if (qId !== undefined && entry.idText.startsWith(qId)) return 5;
   return undefined;
 }
 
@@ -31,7 +35,7 @@ export function normalise(query: string): string {
 export function search(entries: readonly Entry[], query: string): Entry[] {
   const q = normalise(query);
   if (q === '') return entries.slice();
-  const qId = /^[0-9]+$/.test(q) ? Number(q) : undefined;
+  const qId = /^[0-9]+$/.test(q) ? String(Number(q)) : undefined;
   const hits: Array<{ entry: Entry; rank: number }> = [];
   for (const entry of entries) {
     const r = rank(entry, q, qId);

@@ -14,6 +14,7 @@ export interface BuildStatus {
   problems: Array<{ file: string; line?: number; column?: number; message: string }>;
 }
 
+/** Sent by build/dev.ts after every build. */
 export const BUILD_EVENT = 'crs:build';
 
 export function watchBuild(onRebuilt: () => void): void {

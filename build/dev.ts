@@ -1,0 +1,198 @@
+// `npm run dev [-- --data DIR --port N --host H]`: the explorer through vite's dev server, beside
+// the API built from the data into a temp folder. A change under the data folder rebuilds the API;
+// problems are printed here and shown on the page until a save fixes them.
+import fs from 'node:fs';
+import type http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createServer as createViteServer, type Plugin, type ViteDevServer } from 'vite';
+import { build } from './build.ts';
+import { defaultDataDir, projectRoot } from './paths.ts';
+import { BuildFailed, formatProblems, type Problem } from './problems.ts';
+import { createServer } from './serve.ts';
+
+export const STATUS_PATH = '/__build-status';
+/** The event the page listens for; explorer/src/status.ts names it too. */
+export const BUILD_EVENT = 'crs:build';
+/** Saves closer together than this make one rebuild. */
+const SETTLE_MS = 25;
+
+export interface BuildStatus {
+  ok: boolean;
+  version: number;
+  ms: number;
+  records: number;
+  text: string;
+  problems: Problem[];
+}
+
+export interface DevOptions {
+  dataDir?: string;
+  port?: number;
+  host?: string;
+  /** Print build results (default true). */
+  log?: boolean;
+}
+
+export interface DevServer {
+  url: string;
+  vite: ViteDevServer;
+  status(): BuildStatus;
+  close(): Promise<void>;
+}
+
+const API_PATHS = /^\/(api\/|sprites\/|schema\/|404\.json$)/;
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown) {
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-store');
+  res.end(JSON.stringify(body));
+}
+
+export async function startDev(options: DevOptions = {}): Promise<DevServer> {
+  const dataDir = path.resolve(options.dataDir ?? defaultDataDir);
+  const log = options.log ?? true;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'crs-dev-'));
+  const outDir = path.join(tmp, 'dist');
+  // The local server's own request handling (CORS, JSON 404, rewrites), over the temp build. It
+  // never listens: the dev server hands it the API's requests.
+  const api = createServer(outDir);
+  const serveApi = (req: http.IncomingMessage, res: http.ServerResponse) => api.emit('request', req, res);
+
+  let status: BuildStatus = { ok: false, version: 0, ms: 0, records: 0, text: 'building…', problems: [] };
+  let vite: ViteDevServer | undefined;
+  let baseUrl = '';
+  let running: Promise<void> | undefined;
+  let again = false;
+  let firstBuild!: () => void;
+  const built = new Promise<void>((resolve) => (firstBuild = resolve));
+
+  const buildOnce = async () => {
+    const version = status.version + 1;
+    const started = performance.now();
+    try {
+      const result = await build({ dataDir, outDir, baseUrl });
+      const records = Object.values(result.records).reduce((a, b) => a + b, 0);
+      status = { ok: true, version, ms: performance.now() - started, records, text: '', problems: [] };
+      if (log) console.log(`${time()} built ${records} records in ${Math.round(status.ms)} ms`);
+    } catch (err) {
+      const problems = err instanceof BuildFailed ? err.problems : [];
+      const text = err instanceof BuildFailed ? formatProblems(problems) : `internal error: ${(err as Error).stack ?? err}`;
+      status = { ok: false, version, ms: performance.now() - started, records: 0, text, problems };
+      if (log) console.error(`${time()} the build failed; the API keeps the last good build\n${text}`);
+    }
+    vite?.ws.send({ type: 'custom', event: BUILD_EVENT, data: status });
+  };
+
+  /** Builds now, or once more after the build in flight, however many saves came meanwhile. */
+  const rebuild = (): Promise<void> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        await buildOnce();
+      } while (again);
+      running = undefined;
+    })();
+    return running;
+  };
+
+  let timer: NodeJS.Timeout | undefined;
+  const onChange = (file: string) => {
+    if (!file.startsWith(dataDir + path.sep)) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => void rebuild(), SETTLE_MS);
+  };
+
+  const devApi: Plugin = {
+    name: 'creature-api',
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const pathname = (req.url ?? '/').split('?')[0]!;
+        if (pathname === STATUS_PATH) return sendJson(res, 200, status);
+        if (!API_PATHS.test(pathname)) return next();
+        built.then(() => serveApi(req, res));
+      });
+      server.watcher.add(dataDir);
+      for (const event of ['add', 'change', 'unlink'] as const) server.watcher.on(event, onChange);
+    },
+  };
+
+  vite = await createViteServer({
+    configFile: path.join(projectRoot, 'vite.config.ts'),
+    logLevel: log ? 'info' : 'warn',
+    server: { port: options.port ?? 5173, strictPort: options.port !== undefined, host: options.host ?? 'localhost' },
+    plugins: [devApi],
+  });
+  // Vite closes itself on SIGTERM and exits; the temp build goes with its http server.
+  vite.httpServer!.once('close', () => fs.rmSync(tmp, { recursive: true, force: true }));
+  await vite.listen();
+  const address = vite.httpServer!.address();
+  if (!address || typeof address === 'string') throw new Error('the dev server has no port');
+  const host = options.host && options.host !== '0.0.0.0' && options.host !== '::' ? options.host : 'localhost';
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  baseUrl = url;
+  await rebuild();
+  firstBuild();
+
+  return {
+    url,
+    vite,
+    status: () => status,
+    close: async () => {
+      clearTimeout(timer);
+      await running;
+      await vite!.close();
+    },
+  };
+}
+
+function time(): string {
+  return new Date().toTimeString().slice(0, 8);
+}
+
+const HELP = `Usage: npm run dev -- [options]
+
+Serves the explorer and the API built from the data, rebuilding the API when a file changes.
+
+Options:
+  --data DIR    source records (default: data/)
+  --port N      port (default 5173; 0 picks a free one)
+  --host H      address to listen on (default localhost)
+  -h, --help    show this help`;
+
+async function main(argv: string[]): Promise<void> {
+  let args;
+  try {
+    args = parseArgs({
+      args: argv,
+      options: { data: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    }).values;
+  } catch (err) {
+    console.error(`${(err as Error).message}\n\n${HELP}`);
+    process.exit(2);
+  }
+  if (args.help) return console.log(HELP);
+  const port = args.port === undefined ? undefined : Number(args.port);
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
+    console.error(`--port must be a port number, got "${args.port}"`);
+    process.exit(2);
+  }
+  const dev = await startDev({ dataDir: args.data, port, host: args.host });
+  const data = path.resolve(args.data ?? defaultDataDir);
+  const shown = path.relative(process.cwd(), data);
+  console.log(`explorer at ${dev.url}/  ·  API at ${dev.url}/api/v2/  ·  watching ${shown && !shown.startsWith('..') ? shown : data}/ (Ctrl-C to stop)`);
+  const stop = async () => {
+    await dev.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main(process.argv.slice(2));

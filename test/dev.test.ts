@@ -1,0 +1,124 @@
+// `npm run dev`: the real dev server as a child process over a temp copy of the starter world.
+// Saving a record rebuilds the API; a broken file is reported in the terminal, by the status
+// endpoint and on the page, with file and line, until a save fixes it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { projectRoot } from '../build/paths.ts';
+import { fixtureWorld } from './helpers.ts';
+
+let child: ChildProcess;
+let url = '';
+let output = '';
+let world: Awaited<ReturnType<typeof fixtureWorld>>;
+let browser: Browser | undefined;
+const fireFile = () => path.join(world.data, 'type', 'fire.yaml');
+
+async function getJson(pathname: string): Promise<any> {
+  const res = await fetch(url + pathname, { cache: 'no-store' });
+  return res.json();
+}
+
+/** Polls `check` until it returns true; resolves with the ms it took. */
+async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<number> {
+  const started = performance.now();
+  while (performance.now() - started < timeoutMs) {
+    if (await check()) return performance.now() - started;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`not within ${timeoutMs} ms`);
+}
+
+beforeAll(async () => {
+  world = await fixtureWorld();
+  child = spawn(path.join(projectRoot, 'node_modules/.bin/tsx'), ['build/dev.ts', '--data', world.data, '--port', '0', '--host', '127.0.0.1'], {
+    cwd: projectRoot,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, BASE_URL: '' },
+  });
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  await until(async () => /explorer at (\S+)\//.test(output), 60_000);
+  url = /explorer at (\S+)\//.exec(output)![1]!;
+});
+
+afterAll(async () => {
+  await browser?.close();
+  if (child.exitCode === null) {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  await fs.rm(world.root, { recursive: true, force: true });
+});
+
+describe('npm run dev', () => {
+  test('serves the explorer and the API, with record urls on its own origin', async () => {
+    const page = await fetch(url + '/');
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="view"');
+    const fire = await getJson('/api/v2/type/fire/');
+    expect(fire.id).toBe(2);
+    expect(fire.generation.url).toBe(`${url}/api/v2/generation/1/`);
+    const missing = await fetch(url + '/api/v2/type/nothing-here/');
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ detail: 'Not found.' });
+    expect((await getJson('/__build-status')).ok).toBe(true);
+  });
+
+  test('a saved edit is served at once', async () => {
+    const before = await getJson('/api/v2/type/2/');
+    expect(before.game_indices[0].game_index).toBe(10);
+    const text = await fs.readFile(fireFile(), 'utf8');
+    await fs.writeFile(fireFile(), text.replace('- game_index: 10', '- game_index: 77'));
+    const ms = await until(async () => (await getJson('/api/v2/type/2/')).game_indices[0].game_index === 77);
+    console.log(`edit → new value served in ${Math.round(ms)} ms`);
+    expect(ms).toBeLessThan(5_000);
+    expect(output).toMatch(/built 83 records in \d+ ms/);
+  });
+
+  test('a broken file is shown in the terminal, the status and the page, and a fix clears it', async () => {
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(`${url}/#/type/fire`);
+    await page.locator('.record h1').filter({ hasText: 'Fire' }).waitFor();
+
+    const good = await fs.readFile(fireFile(), 'utf8');
+    const lines = good.split('\n');
+    const brokenLine = lines.indexOf('  - name: Fire') + 1;
+    expect(brokenLine).toBeGreaterThan(0);
+    lines[brokenLine - 1] = '  - name: Fire: Flame';
+    const heard = output.length;
+    await fs.writeFile(fireFile(), lines.join('\n'));
+
+    await until(async () => (await getJson('/__build-status')).ok === false);
+    const status = await getJson('/__build-status');
+    const problem = status.problems.find((p: { file: string }) => p.file === 'data/type/fire.yaml');
+    expect(problem).toBeDefined();
+    expect(problem.line).toBe(brokenLine);
+    expect(problem.message).toMatch(/YAML/);
+    const where = `data/type/fire.yaml:${problem.line}:${problem.column}`;
+    expect(status.text).toContain(where);
+    await until(async () => output.slice(heard).includes(where));
+    expect(output.slice(heard)).toContain('the build failed');
+
+    const overlay = page.locator('#build-status.failed');
+    await overlay.waitFor();
+    expect(await overlay.textContent()).toContain(where);
+    // The API still answers from the last good build.
+    expect((await getJson('/api/v2/type/2/')).name).toBe('fire');
+    await page.screenshot({ path: path.join(projectRoot, 'test-results/dev-build-error.png') });
+
+    await fs.writeFile(fireFile(), good.replace('- name: Fire', '- name: Flame'));
+    await until(async () => (await getJson('/__build-status')).ok === true);
+    await page.locator('#build-status.ok').filter({ hasText: 'Rebuilt' }).waitFor();
+    expect(await page.locator('#build-status.failed').count()).toBe(0);
+    // The open record is drawn again from the rebuilt API, without a reload.
+    await page.locator('.record h1').filter({ hasText: 'Flame' }).waitFor();
+  });
+});

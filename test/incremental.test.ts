@@ -1,0 +1,96 @@
+// A rebuild writes only what changed, and what it leaves is byte for byte what a clean build of
+// the same data writes: after edits, additions, removals and renames, through both trees.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildWorld, fixtureWorld, snapshot, tempDir } from './helpers.ts';
+
+/** A clean build of `data` in a fresh folder. */
+async function clean(data: string) {
+  const out = path.join(await tempDir(), 'dist');
+  await buildWorld({ dataDir: data, outDir: out });
+  return snapshot(out);
+}
+
+const edit = (file: string, from: RegExp, to: string) => {
+  const text = fs.readFileSync(file, 'utf8');
+  expect(text).toMatch(from);
+  fs.writeFileSync(file, text.replace(from, to));
+};
+
+describe('incremental builds', () => {
+  it('match a clean build after every kind of change, and write only what changed', async () => {
+    const w = await fixtureWorld();
+    const first = await buildWorld({ dataDir: w.data, outDir: w.out });
+    expect(first.written).toBeGreaterThan(100);
+    expect(fs.lstatSync(w.out).isSymbolicLink()).toBe(true);
+
+    const changes: Array<[string, () => void, (r: Awaited<ReturnType<typeof buildWorld>>) => void]> = [
+      [
+        'a move changes type',
+        () => edit(path.join(w.data, 'move/quick-strike.yaml'), /^type: normal$/m, 'type: fire'),
+        (r) => expect(r.written).toBeLessThan(12),
+      ],
+      ['a record is added', () => fs.writeFileSync(path.join(w.data, 'item/amber-charm.yaml'), 'id: 50\nname: amber-charm\naffected_stats: [defense]\n'), () => {}],
+      [
+        'a record is removed',
+        () => fs.rmSync(path.join(w.data, 'characteristic/likes-to-run.yaml')),
+        (r) => expect(r.removed).toBeGreaterThanOrEqual(2),
+      ],
+      [
+        'a record is renamed',
+        () => {
+          fs.rmSync(path.join(w.data, 'item/potion.yaml'));
+          fs.writeFileSync(path.join(w.data, 'item/tonic.yaml'), 'id: 1\nname: tonic\nnames:\n  - {name: Tonic, language: en}\n  - {name: Tonique, language: fr}\n');
+        },
+        () => {},
+      ],
+      ['the first change is undone', () => edit(path.join(w.data, 'move/quick-strike.yaml'), /^type: fire$/m, 'type: normal'), () => {}],
+      [
+        'a comment is added (no output changes)',
+        () => fs.appendFileSync(path.join(w.data, 'type/fire.yaml'), '# hot\n'),
+        (r) => expect([r.written, r.linked, r.removed, r.unchanged]).toEqual([0, 0, 0, r.files]),
+      ],
+    ];
+    for (const [what, change, expectOf] of changes) {
+      change();
+      const result = await buildWorld({ dataDir: w.data, outDir: w.out });
+      expectOf(result);
+      expect(await snapshot(w.out), what).toEqual(await clean(w.data));
+    }
+    expect(fs.existsSync(path.join(w.out, 'api/v2/characteristic/likes-to-run/index.json'))).toBe(false);
+    expect(fs.existsSync(path.join(w.out, 'api/v2/item/potion/index.json'))).toBe(false);
+    expect(JSON.parse(fs.readFileSync(path.join(w.out, 'api/v2/item/1/index.json'), 'utf8')).name).toBe('tonic');
+  });
+
+  it('writes nothing when nothing changed', async () => {
+    const w = await fixtureWorld();
+    await buildWorld({ dataDir: w.data, outDir: w.out });
+    const before = await snapshot(w.out);
+    const again = await buildWorld({ dataDir: w.data, outDir: w.out });
+    expect(again).toMatchObject({ files: 0, written: 0, linked: 0, removed: 0 });
+    expect(again.unchanged).toBe(before.size);
+    expect(await snapshot(w.out)).toEqual(before);
+  });
+
+  it('rebuilds a tree whose build was stopped, and replaces a plain output folder', async () => {
+    const w = await fixtureWorld();
+    fs.mkdirSync(w.out);
+    fs.writeFileSync(path.join(w.out, 'stale.txt'), 'left from elsewhere');
+    await buildWorld({ dataDir: w.data, outDir: w.out });
+    expect(fs.existsSync(path.join(w.out, 'stale.txt'))).toBe(false);
+    edit(path.join(w.data, 'move/quick-strike.yaml'), /^type: normal$/m, 'type: fire');
+    await buildWorld({ dataDir: w.data, outDir: w.out });
+    // A stopped build leaves its tree without a manifest and with damage; the next one starts it over.
+    const builds = path.join(path.dirname(w.out), '.dist-builds');
+    const live = path.basename(fs.readlinkSync(w.out));
+    const other = live === 'a' ? 'b' : 'a';
+    fs.rmSync(path.join(builds, `${other}.manifest.json`));
+    const damaged = path.join(builds, other, 'api/v2/index.json');
+    fs.rmSync(damaged); // a build replaces files, never writes into them: the live tree shares them
+    fs.writeFileSync(damaged, 'damaged');
+    edit(path.join(w.data, 'move/quick-strike.yaml'), /^type: fire$/m, 'type: water');
+    await buildWorld({ dataDir: w.data, outDir: w.out });
+    expect(await snapshot(w.out)).toEqual(await clean(w.data));
+  });
+});
