@@ -23,6 +23,8 @@ export interface BuildOptions {
   check?: boolean;
   /** Indent the published JSON. */
   pretty?: boolean;
+  /** Leave the output as a plain folder rather than a link to one of two trees (for deploys). */
+  plain?: boolean;
 }
 
 export interface BuildResult {
@@ -102,7 +104,8 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const tool = toolFingerprint();
   const live = options.check ? undefined : await liveManifest(outDir);
   const none = { files: 0, bytes: 0, written: 0, linked: 0, removed: 0 };
-  if (live?.key === key && problems.count === 0) {
+  let tree: Tree | undefined;
+  if (live?.key === key && problems.count === 0 && !options.plain) {
     // Nothing changed since the live tree was built: it is already the answer.
     const unchanged = Object.keys(live.files).length;
     return {
@@ -113,19 +116,22 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
       stages,
     };
   }
-  // The tree to write is opened now, so its folders are made while the build computes.
-  const tree = options.check ? undefined : await openTree(outDir);
   try {
-    return await compute(tree);
+    return await compute();
   } catch (err) {
     await tree?.abort();
     throw err;
   }
 
-  async function compute(tree: Tree | undefined): Promise<BuildResult> {
+  async function compute(): Promise<BuildResult> {
     timed('parse', parseSources(files, problems));
     const store = timed('validate', validate(files, schemas, validators, baseUrl, problems));
-    tree?.prepare(outputDirs(store, schemas));
+    // Once every record reads well, the tree to write is opened, and its folders are made while
+    // references are resolved. With problems, the build goes on only to find the rest of them.
+    if (!options.check && problems.count === 0) {
+      tree = await openTree(outDir);
+      tree.prepare(outputDirs(store, schemas));
+    }
     timed('resolve', resolve(store, schemas, problems));
     timed('derive', derive(store, problems));
     if (problems.count > 0) throw new BuildFailed(problems.list);
@@ -147,7 +153,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
         stages: timed('check', stages),
       };
     }
-    const result = timed('write', await tree.commit({ key, tool }, output));
+    const result = timed('write', await tree.commit({ key, tool }, output, options.plain));
     return {
       records,
       ...result,

@@ -17,6 +17,8 @@ Options:
   --out DIR        output folder (default: dist/)
   --check          validate the data and write nothing
   --pretty         indent the published JSON
+  --plain          write the output as a plain folder, not a link to the latest of two
+                   trees (for a host to publish from a fresh checkout; rebuilds start over)
   --report FORMAT  how problems are reported: text (default), json, or github
                    (GitHub workflow commands: annotations on the offending lines)
   -h, --help       show this help
@@ -50,6 +52,7 @@ export async function main(argv: string[]): Promise<number> {
         out: { type: 'string' },
         check: { type: 'boolean', default: false },
         pretty: { type: 'boolean', default: false },
+        plain: { type: 'boolean', default: false },
         report: { type: 'string', default: 'text' },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -72,6 +75,7 @@ export async function main(argv: string[]): Promise<number> {
       outDir: args.out ? path.resolve(args.out) : undefined,
       check: args.check,
       pretty: args.pretty,
+      plain: args.plain,
     });
     if (args.report === 'json') console.log(JSON.stringify({ ok: true, ...result, problems: [] }, null, 2));
     else console.log(summary(result, args.check));

@@ -5,14 +5,22 @@ export const defaults = {
 };
 
 /**
- * `BASE_URL` wins; on Netlify the site's own address is used (the deploy's address for previews),
- * so nobody has to type it; otherwise the local default.
+ * `BASE_URL` wins; on Netlify, Vercel and Cloudflare Pages the deploy's own address is used, so
+ * nobody has to type it; otherwise the local default.
  */
 export function baseUrlFromEnv(env: NodeJS.ProcessEnv = process.env): string {
-  const netlify =
-    env.NETLIFY === 'true' ? (env.CONTEXT === 'production' ? env.URL : env.DEPLOY_PRIME_URL ?? env.URL) : undefined;
-  const raw = env.BASE_URL || netlify || defaults.baseUrl;
-  return checkBaseUrl(raw);
+  return checkBaseUrl(env.BASE_URL || hostUrl(env) || defaults.baseUrl);
+}
+
+/** The address a hosting service gives the build it runs, where it gives one. */
+function hostUrl(env: NodeJS.ProcessEnv): string | undefined {
+  if (env.NETLIFY === 'true') return env.CONTEXT === 'production' ? env.URL : env.DEPLOY_PRIME_URL ?? env.URL;
+  if (env.VERCEL === '1') {
+    const host = env.VERCEL_ENV === 'production' ? env.VERCEL_PROJECT_PRODUCTION_URL : env.VERCEL_BRANCH_URL ?? env.VERCEL_URL;
+    return host ? `https://${host}` : undefined;
+  }
+  if (env.CF_PAGES === '1') return env.CF_PAGES_URL; // the deployment's own address; a custom domain still wants BASE_URL
+  return undefined;
 }
 
 /** An absolute http(s) address without a trailing slash; anything else is refused plainly. */

@@ -1,9 +1,10 @@
 // Stage 5: check every record against its response schema and shape it into its published bytes.
 // output.ts puts the files in place.
 import { hashBody, type OutputFile } from './output.ts';
+import fs from 'node:fs';
 import path from 'node:path';
 import { descriptionFiles } from './openapi.ts';
-import { apiPaths, NOT_FOUND_BODY } from './paths.ts';
+import { apiPaths, hostRuleFiles, NOT_FOUND_BODY } from './paths.ts';
 import { BuildFailed, type Problems } from './problems.ts';
 import type { SchemaSet } from './schemas.ts';
 import { formSprites, renderFormSprite, renderTypeIcon, typeIcons } from './sprites.ts';
@@ -93,7 +94,11 @@ export function* outputFiles(store: Store, schemas: SchemaSet, validators: Valid
     index[kind] = store.urls.list(kind);
   }
   yield { rel: apiPaths.index, body: serialise(index, pretty) };
-  yield { rel: apiPaths.notFound, body: serialise(NOT_FOUND_BODY, pretty) };
+  const notFound = serialise(NOT_FOUND_BODY, pretty);
+  yield { rel: apiPaths.notFound, body: notFound };
+  // The static hosts' rules, and the name their 404 page goes by (hosts/README.md).
+  yield { rel: apiPaths.notFoundPage, body: notFound };
+  for (const [rel, file] of hostRuleFiles) yield { rel, body: fs.readFileSync(file, 'utf8') };
   for (const [rel, body] of descriptionFiles(schemas, store.baseUrl)) yield { rel, body };
   for (const [rel, body] of [...extra].sort(([a], [b]) => (a < b ? -1 : 1))) yield { rel, body };
 

@@ -53,13 +53,41 @@ export async function readSources(dataDir: string, problems: Problems): Promise<
   return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
 }
 
+/** Records nest a handful of levels; a document nested deeper than this is refused. */
+export const MAX_DEPTH = 32;
+
+/** How deep a parsed value nests, counted without recursion, stopping past `limit`. */
+function depth(value: unknown, limit: number): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    deepest = Math.max(deepest, d);
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(v)) stack.push([child, d + 1]);
+  }
+  return deepest;
+}
+
 /**
  * Parses every file read; a file that cannot be parsed keeps `value` undefined. The text is let go
  * once parsed (`sourceText` reads it again for the rare problem that needs a line number).
  */
 export function parseSources(files: SourceFile[], problems: Problems): void {
   for (const file of files) {
-    if (!file.hash.startsWith('oversized:')) file.value = parse(file.text, file.rel, problems);
+    if (!file.hash.startsWith('oversized:')) {
+      try {
+        file.value = parse(file.text, file.rel, problems);
+      } catch (err) {
+        // A parser that gives up in its own way (a stack too deep, say) still gives a plain problem.
+        problems.add({ file: file.rel, line: 1, column: 1, pointer: '', message: `the file could not be read: ${(err as Error).message}` });
+      }
+    }
+    if (file.value !== undefined && depth(file.value, MAX_DEPTH) > MAX_DEPTH) {
+      problems.add({ file: file.rel, line: 1, column: 1, pointer: '', message: `the document nests more than ${MAX_DEPTH} levels deep`, hint: 'a record nests a few levels; this looks like a mistake or an attack' });
+      file.value = undefined;
+    }
     file.text = '';
   }
 }
@@ -83,10 +111,8 @@ function parse(text: string, rel: string, problems: Problems): unknown {
     try {
       return JSON.parse(text);
     } catch (err) {
-      const message = (err as Error).message;
-      const at = /position (\d+)/.exec(message);
-      const pos = at ? positionAt(text, Number(at[1])) : { line: 1, column: 1 };
-      problems.add({ file: rel, ...pos, pointer: '', message: `invalid JSON: ${message.replace(/ in JSON at position \d+.*$/, '')}` });
+      const pos = positionAt(text, jsonErrorOffset(text));
+      problems.add({ file: rel, ...pos, pointer: '', message: `invalid JSON: ${jsonMessage((err as Error).message)}` });
       return undefined;
     }
   }
@@ -123,6 +149,35 @@ function parse(text: string, rel: string, problems: Problems): unknown {
 }
 
 const ANCHOR = /(?:^|[\s[{,:-])&[^\s[\]{},]/m;
+
+/** The parser's words without the echo of the text or the offset (the problem has its place). */
+const jsonMessage = (message: string) => message.replace(/, (\.\.\.)?".*" is not valid JSON$/s, '').replace(/ in JSON at position \d+.*$/s, '');
+
+/**
+ * Where a JSON text first goes wrong. The parser's messages do not always say, so the shortest
+ * prefix that is already wrong (not merely unfinished) is found by bisection.
+ */
+function jsonErrorOffset(text: string): number {
+  const wrong = (prefix: string) => {
+    try {
+      JSON.parse(prefix);
+      return false;
+    } catch (err) {
+      const message = (err as Error).message;
+      if (/Unexpected end of JSON input/.test(message)) return false;
+      const at = /at position (\d+)/.exec(message);
+      return !at || Number(at[1]) < prefix.length;
+    }
+  };
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (wrong(text.slice(0, mid + 1))) hi = mid;
+    else lo = mid + 1;
+  }
+  return Math.min(lo, Math.max(0, text.length - 1));
+}
 
 export function hashText(text: string): string {
   return createHash('sha1').update(text).digest('base64url');

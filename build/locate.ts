@@ -15,6 +15,14 @@ const cache = new Map<string, { doc: ReturnType<typeof parseDocument>; lines: Li
  * unknown field); a pointer that leads nowhere gives the deepest node that exists.
  */
 export function locate(text: string, pointer: string, key = false): Position {
+  try {
+    return find(text, pointer, key);
+  } catch {
+    return { line: 1, column: 1 }; // a document too deep or too broken to walk: its start
+  }
+}
+
+function find(text: string, pointer: string, key: boolean): Position {
   let parsed = cache.get(text);
   if (!parsed) {
     const lines = new LineCounter();

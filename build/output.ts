@@ -120,8 +120,11 @@ function alive(pid: number): boolean {
 export interface Tree {
   /** Starts making folders (output-relative) in the background. */
   prepare(dirs: Iterable<string>): void;
-  /** Puts every file in place and swaps the tree in; `abort` instead leaves dist as it was. */
-  commit(id: { key: string; tool: string }, files: Iterable<OutputFile>): Promise<PublishResult>;
+  /**
+   * Puts every file in place and swaps the tree in; `abort` instead leaves dist as it was. With
+   * `plain`, the tree itself becomes the output folder: a real folder, for a host to publish.
+   */
+  commit(id: { key: string; tool: string }, files: Iterable<OutputFile>, plain?: boolean): Promise<PublishResult>;
   abort(): Promise<void>;
 }
 
@@ -156,7 +159,7 @@ export async function openTree(outDir: string, concurrency = 64): Promise<Tree> 
       return made;
     };
 
-    const commit = async (id: { key: string; tool: string }, files: Iterable<OutputFile>): Promise<PublishResult> => {
+    const commit = async (id: { key: string; tool: string }, files: Iterable<OutputFile>, plain = false): Promise<PublishResult> => {
       const result: PublishResult = { files: 0, bytes: 0, written: 0, linked: 0, removed: 0 };
       const next: Record<string, string> = {};
       const done = new Map<string, Promise<void>>();
@@ -206,7 +209,7 @@ export async function openTree(outDir: string, concurrency = 64): Promise<Tree> 
         if (!diverged) await diverge();
         if (existing[file.rel] !== hash) await schedule(file, hash);
       }
-      if (!diverged && liveTree && Object.keys(liveFiles).length === result.files) {
+      if (!diverged && !plain && liveTree && Object.keys(liveFiles).length === result.files) {
         // Same bytes as the live tree: record the new inputs, write no file.
         await writeManifest(where.manifest(live as Slot), { ...id, files: liveFiles });
         return { ...result, unchanged: result.files };
@@ -220,6 +223,14 @@ export async function openTree(outDir: string, concurrency = 64): Promise<Tree> 
       result.removed = gone.length;
       await pruneEmptyDirs(tree, gone);
 
+      if (plain) {
+        // The tree leaves the pair: the output folder becomes a plain folder holding it.
+        await fs.rm(where.manifest(slot), { force: true });
+        if (live === 'legacy') await discard(outDir, where.root);
+        else await fs.rm(outDir, { force: true });
+        await fs.rename(tree, outDir);
+        return result;
+      }
       await writeManifest(where.manifest(slot), { ...id, files: next });
 
       // The swap: one rename of a link. A plain folder left from elsewhere is moved aside first.
@@ -242,9 +253,9 @@ export async function openTree(outDir: string, concurrency = 64): Promise<Tree> 
       prepare: (list) => {
         for (const dir of list) ensureDir(dir).catch(() => {});
       },
-      commit: async (id, files) => {
+      commit: async (id, files, plain) => {
         try {
-          return await commit(id, files);
+          return await commit(id, files, plain);
         } finally {
           await close();
         }

@@ -18,6 +18,8 @@ export const apiPaths = {
   list: (kind: string) => `${API}/${kind}/index.json`,
   record: (kind: string, key: string | number) => `${recordDir(kind, key)}/index.json`,
   notFound: '404.json',
+  /** The name static hosts give their 404 page: the same bytes as notFound. */
+  notFoundPage: '404.html',
   openapi: `${API}/openapi.json`,
   schemaDir: 'schema/v2',
   schema: (docId: string) => `schema/v2/${docId}`,
@@ -27,6 +29,9 @@ export const apiPaths = {
   formSprite: (variant: readonly string[], formId: number) =>
     ['sprites/creature-form', ...variant, `${formId}.svg`].join('/'),
 };
+
+/** Static hosts' rule files (Cloudflare Pages; Netlify reads them too), copied to the output root. */
+export const hostRuleFiles = ['_headers', '_redirects'].map((name) => [name, path.join(projectRoot, 'hosts', 'cloudflare', name)] as const);
 
 /** The body of every 404, as PokeAPI answers it; the build writes it to `apiPaths.notFound`. */
 export const NOT_FOUND_BODY = { detail: 'Not found.' };

@@ -94,3 +94,17 @@ describe('incremental builds', () => {
     expect(await snapshot(w.out)).toEqual(await clean(w.data));
   });
 });
+
+describe('a plain output folder', () => {
+  it('holds the same files as a linked build, as a real folder', async () => {
+    const w = await fixtureWorld();
+    const result = await buildWorld({ dataDir: w.data, outDir: w.out, plain: true });
+    expect(result.written).toBeGreaterThan(100);
+    expect(fs.lstatSync(w.out).isDirectory()).toBe(true);
+    expect(await snapshot(w.out)).toEqual(await clean(w.data));
+    // The next build starts over beside it and swaps a linked tree in.
+    await buildWorld({ dataDir: w.data, outDir: w.out });
+    expect(fs.lstatSync(w.out).isSymbolicLink()).toBe(true);
+    expect(await snapshot(w.out)).toEqual(await clean(w.data));
+  });
+});

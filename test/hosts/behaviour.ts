@@ -1,0 +1,201 @@
+// The one set of HTTP assertions every host is held to: the behaviour of the local server
+// (build/serve.ts), which the static hosts reproduce with their own rules.
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, inject, it } from 'vitest';
+import { apiPaths } from '../../build/paths.ts';
+import { listFiles } from '../helpers.ts';
+
+const NOT_FOUND = { detail: 'Not found.' };
+const JSON_TYPE = /^application\/json(;|$)/;
+/** The content type each kind of file in the output is to be served with. */
+const TYPES: Record<string, RegExp> = {
+  '.json': JSON_TYPE,
+  '.svg': /^image\/svg\+xml(;|$)/,
+  '.html': /^text\/html(;|$)/,
+  '.js': /^(text|application)\/javascript(;|$)/,
+  '.css': /^text\/css(;|$)/,
+};
+/** Files the static hosts read as their rules or 404 page, not part of the API. */
+const HOST_FILES = new Set(['_headers', '_redirects', '404.html']);
+
+/** The built site: `root` holds `dist/`, laid out as the repository is for the hosts. */
+export function site(): { root: string; dist: string } {
+  const root = inject('siteRoot');
+  return { root, dist: path.join(root, 'dist') };
+}
+
+export interface Gaps {
+  /** Why this host's answers to unknown API paths do not carry a JSON content type. */
+  apiNotFoundContentType?: string;
+}
+
+interface Answer {
+  status: number;
+  type: string;
+  cors: string | null;
+  body: string;
+  /** The path the answer finally came from, after redirects. */
+  finalPath: string;
+  redirected: boolean;
+}
+
+/**
+ * Registers the shared tests inside the caller's `describe`. `baseUrl` is read when the tests
+ * run, after the caller's `beforeAll` has started the host.
+ */
+export function hostBehaviour(baseUrl: () => string, gaps: Gaps = {}): void {
+  for (const [what, why] of Object.entries(gaps)) console.warn(`[hosts] not asserted here (${what}): ${why}`);
+  const file = (rel: string) => JSON.parse(fs.readFileSync(path.join(site().dist, rel), 'utf8'));
+
+  async function get(pathAndQuery: string, method = 'GET'): Promise<Answer> {
+    const res = await fetch(new URL(pathAndQuery, baseUrl()), { method, redirect: 'follow', signal: AbortSignal.timeout(15_000) });
+    const final = new URL(res.url);
+    expect(final.origin, `${pathAndQuery} was redirected off the host`).toBe(new URL(baseUrl()).origin);
+    return {
+      status: res.status,
+      type: res.headers.get('content-type') ?? '',
+      cors: res.headers.get('access-control-allow-origin'),
+      body: await res.text(),
+      finalPath: final.pathname,
+      redirected: res.redirected,
+    };
+  }
+
+  /** `path` answers 200 with JSON equal to the file `rel`, possibly after a redirect to the same path with a slash. */
+  async function expectJson(pathAndQuery: string, rel: string): Promise<void> {
+    const answer = await get(pathAndQuery);
+    const where = `GET ${pathAndQuery}`;
+    expect(answer.status, where).toBe(200);
+    expect(answer.type, where).toMatch(JSON_TYPE);
+    expect(answer.cors, where).toBe('*');
+    expect(JSON.parse(answer.body), where).toEqual(file(rel));
+    const asked = new URL(pathAndQuery, 'http://x').pathname;
+    if (answer.redirected) expect(answer.finalPath.replace(/\/$/, ''), where).toBe(asked.replace(/\/$/, ''));
+  }
+
+  async function expectNotFound(pathAndQuery: string, jsonType: boolean): Promise<void> {
+    const answer = await get(pathAndQuery);
+    const where = `GET ${pathAndQuery}`;
+    expect(answer.status, where).toBe(404);
+    expect(answer.cors, where).toBe('*');
+    expect(JSON.parse(answer.body), where).toEqual(NOT_FOUND);
+    if (jsonType) expect(answer.type, where).toMatch(JSON_TYPE);
+  }
+
+  /** Every record of the site as the paths a client would ask for. */
+  function records(): { kind: string; idPath: string; namePath: string; name: string; rel: string }[] {
+    const index: Record<string, string> = file(apiPaths.index);
+    return Object.keys(index).flatMap((kind) => {
+      const list: { results: { name: string; url: string }[] } = file(apiPaths.list(kind));
+      return list.results.map(({ name, url }) => {
+        const id = Number(/\/(\d+)\/$/.exec(url)![1]);
+        return {
+          kind,
+          name,
+          idPath: new URL(url).pathname,
+          namePath: new URL(url).pathname.replace(/\d+\/$/, `${name}/`),
+          rel: apiPaths.record(kind, id),
+        };
+      });
+    });
+  }
+
+  async function inTurn<T>(items: T[], each: (item: T) => Promise<void>, width = 6): Promise<void> {
+    const queue = [...items];
+    await Promise.all(
+      Array.from({ length: width }, async () => {
+        for (let item = queue.shift(); item !== undefined; item = queue.shift()) await each(item);
+      }),
+    );
+  }
+
+  it('answers the index with and without the trailing slash, and with a query string', async () => {
+    for (const p of ['/api/v2/', '/api/v2', '/api/v2/?offset=0&limit=20', '/api/v2?offset=0&limit=20']) await expectJson(p, apiPaths.index);
+  });
+
+  it('answers every list with and without the trailing slash, and with a query string', async () => {
+    const kinds = Object.keys(file(apiPaths.index));
+    expect(kinds.length).toBeGreaterThan(5);
+    await inTurn(kinds, async (kind) => {
+      const base = `/api/v2/${kind}`;
+      for (const p of [`${base}/`, base, `${base}/?offset=0&limit=20`, `${base}?offset=0&limit=20`])
+        await expectJson(p, apiPaths.list(kind));
+    });
+  });
+
+  it('answers every record by id and by name, with and without the trailing slash', async () => {
+    const all = records();
+    expect(all.length).toBeGreaterThan(50);
+    await inTurn(all, async (r) => {
+      await expectJson(r.idPath, r.rel);
+      await expectJson(r.idPath.slice(0, -1), r.rel);
+      await expectJson(`${r.idPath}?offset=0&limit=20`, r.rel);
+      if (r.kind === 'location-area') return;
+      await expectJson(r.namePath, r.rel);
+      await expectJson(r.namePath.slice(0, -1), r.rel);
+    });
+  });
+
+  const unknown = () => {
+    const area = records().find((r) => r.kind === 'location-area')!;
+    return [
+      '/api/v2/type/9999/',
+      '/api/v2/type/9999',
+      '/api/v2/type/no-such-type/',
+      '/api/v2/type/no-such-type',
+      '/api/v2/type/9999/?offset=0&limit=20',
+      '/api/v2/no-such-kind/',
+      '/api/v2/no-such-kind',
+      '/api/v2/type/1/no-such-part/',
+      area.namePath,
+      area.namePath.slice(0, -1),
+    ];
+  };
+
+  it('answers unknown ids, names and kinds (and location areas by name) with the JSON 404', async () => {
+    for (const p of unknown()) await expectNotFound(p, false);
+  });
+
+  it.skipIf(gaps.apiNotFoundContentType)('gives the 404 under /api/ a JSON content type', async () => {
+    for (const p of unknown()) await expectNotFound(p, true);
+  });
+
+  it('lists no folder: folders without an index.json are the JSON 404', async () => {
+    for (const p of ['/api/', '/api', '/sprites/', '/sprites', '/sprites/creature-form/', '/sprites/types/'])
+      await expectNotFound(p, false);
+  });
+
+  it('answers the site root with the explorer page (index.html), or the JSON 404 without one', async () => {
+    const page = path.join(site().dist, 'index.html');
+    if (!fs.existsSync(page)) return expectNotFound('/', false);
+    const answer = await get('/');
+    expect(answer.status).toBe(200);
+    expect(answer.type).toMatch(TYPES['.html']!);
+    expect(answer.body).toBe(fs.readFileSync(page, 'utf8'));
+  });
+
+  it('serves every file of the output at its own path, with the type of its kind', async () => {
+    const files = (await listFiles(site().dist)).filter((rel) => !HOST_FILES.has(rel));
+    expect(files.filter((rel) => rel.endsWith('.svg')).length).toBeGreaterThan(5);
+    await inTurn(files, async (rel) => {
+      const answer = await get(`/${rel}`);
+      const where = `GET /${rel}`;
+      const type = TYPES[path.extname(rel)];
+      expect(type, `${where}: a new kind of file; say here what type the hosts must give it`).toBeDefined();
+      expect(answer.status, where).toBe(200);
+      expect(answer.type, where).toMatch(type!);
+      expect(answer.cors, where).toBe('*');
+      expect(answer.body, where).toBe(fs.readFileSync(path.join(site().dist, rel), 'utf8'));
+    });
+  });
+
+  it('answers HEAD like GET, without a body', async () => {
+    const r = records()[0]!;
+    const answer = await get(r.idPath, 'HEAD');
+    expect(answer.status).toBe(200);
+    expect(answer.type).toMatch(JSON_TYPE);
+    expect(answer.cors).toBe('*');
+    expect(answer.body).toBe('');
+  });
+}
