@@ -7,7 +7,7 @@ import { explorerFiles } from './explorer.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
-import { hashText, parseSources, readSources, type SourceFile } from './load.ts';
+import { hashText, parseSources, readSources, stampOf, type SourceFile } from './load.ts';
 import { liveManifest, openTree, type Tree } from './output.ts';
 import { defaultDataDir, defaultOutDir, projectRoot } from './paths.ts';
 import { BuildFailed, Problems } from './problems.ts';
@@ -25,7 +25,11 @@ export interface BuildOptions {
   pretty?: boolean;
   /** Leave the output as a plain folder rather than a link to one of two trees (for deploys). */
   plain?: boolean;
+  /** Told when a stage ends, and how far writing has got (records done of all). */
+  onProgress?: (event: Progress) => void;
 }
+
+export type Progress = { stage: string; ms: number } | { stage: 'write'; done: number; total: number };
 
 export interface BuildResult {
   records: Record<string, number>;
@@ -96,13 +100,14 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     const now = performance.now();
     stages[stage] = now - mark;
     mark = now;
+    options.onProgress?.({ stage, ms: stages[stage]! });
     return value;
   };
 
-  const files = timed('read', await readSources(dataDir, problems));
+  const live = options.check ? undefined : await liveManifest(outDir);
+  const files = timed('read', await readSources(dataDir, problems, live?.sources));
   const key = buildKey(files, baseUrl, options.pretty ?? false);
   const tool = toolFingerprint();
-  const live = options.check ? undefined : await liveManifest(outDir);
   const none = { files: 0, bytes: 0, written: 0, linked: 0, removed: 0 };
   let tree: Tree | undefined;
   if (live?.key === key && problems.count === 0 && !options.plain) {
@@ -142,6 +147,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
       pretty: options.pretty,
       published: live?.tool === tool ? live.files : {},
       extra: tree ? timed('explorer', await explorerFiles()) : undefined,
+      onRecord: options.onProgress && ((done, total) => options.onProgress!({ stage: 'write', done, total })),
     });
     if (!tree) {
       for (const _ of output); // checks every record, writes nothing
@@ -153,7 +159,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
         stages: timed('check', stages),
       };
     }
-    const result = timed('write', await tree.commit({ key, tool }, output, options.plain));
+    const result = timed('write', await tree.commit({ key, tool, sources: Object.fromEntries(files.map((f) => [f.rel, stampOf(f)])) }, output, options.plain));
     return {
       records,
       ...result,

@@ -2,7 +2,8 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { build, type BuildResult } from './build.ts';
+import cliProgress from 'cli-progress';
+import { build, type BuildResult, type Progress } from './build.ts';
 import { UsageError } from './config.ts';
 import { defaultDataDir } from './paths.ts';
 import { BuildFailed, formatProblems, sortProblems } from './problems.ts';
@@ -28,18 +29,49 @@ Environment:
 
 Exit codes: 0 built (or checked), 1 problems in the data, 2 wrong usage or internal error.`;
 
+/** The closing table: records per kind, then what the build did, in how long. */
 export function summary(result: BuildResult, check = false): string {
   const kinds = Object.entries(result.records);
-  const width = Math.max(...kinds.map(([k]) => k.length));
-  const lines = kinds.map(([k, n]) => `  ${k.padEnd(width)}  ${String(n).padStart(6)}`);
   const total = kinds.reduce((s, [, n]) => s + n, 0);
+  const width = Math.max(...kinds.map(([k]) => k.length), 'records'.length);
+  const row = (label: string, value: string | number) => `  ${label.padEnd(width)}  ${String(value).padStart(9)}`;
   const seconds = `${(result.ms / 1000).toFixed(2)}s`;
-  const done = check
-    ? `checked ${total} records in ${seconds}: no problems`
-    : result.files === 0
-      ? `nothing changed: dist/ is up to date (${result.unchanged} files) — ${seconds}`
-      : `${result.files} files (${(result.bytes / 1024).toFixed(0)} KiB) for ${total} records: ${result.written} written, ${result.linked} linked, ${result.unchanged} unchanged, ${result.removed} removed — ${seconds}`;
-  return ['records per kind:', ...lines, done].join('\n');
+  const lines = [row('kind', 'records'), ...kinds.map(([k, n]) => row(k, n)), row('all', total), ''];
+  if (check) lines.push(`checked ${total} records in ${seconds}: no problems`);
+  else if (result.files === 0) lines.push(`nothing changed: dist/ is up to date (${result.unchanged} files) in ${seconds}`);
+  else {
+    lines.push(row('files', result.files), row('KiB', Math.round(result.bytes / 1024)), row('written', result.written), row('linked', result.linked));
+    lines.push(row('unchanged', result.unchanged), row('removed', result.removed), row('seconds', (result.ms / 1000).toFixed(2)));
+  }
+  return lines.join('\n');
+}
+
+/** Where the build is: a bar on a terminal, one plain line per stage elsewhere (CI, pipes). */
+function progressReporter(): { onProgress: (event: Progress) => void; stop: () => void } {
+  const live = process.stderr.isTTY && !process.env.CI;
+  if (!live) {
+    return {
+      onProgress: (e) => {
+        if ('ms' in e) console.error(`  ${e.stage.padEnd(9)} ${(e.ms / 1000).toFixed(2)}s`);
+      },
+      stop: () => {},
+    };
+  }
+  const bar = new cliProgress.SingleBar(
+    { stream: process.stderr, format: '  {stage} [{bar}] {value}/{total} records', hideCursor: true, clearOnComplete: true },
+    cliProgress.Presets.shades_classic,
+  );
+  let started = false;
+  return {
+    onProgress: (e) => {
+      if ('done' in e) {
+        if (!started) bar.start(e.total, 0, { stage: 'write' });
+        started = true;
+        bar.update(e.done);
+      }
+    },
+    stop: () => started && bar.stop(),
+  };
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -69,18 +101,22 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`--report must be text, json or github, got "${args.report}"`);
     return 2;
   }
+  const progress = args.report === 'text' ? progressReporter() : undefined;
   try {
     const result = await build({
+      onProgress: progress?.onProgress,
       dataDir: args.data ? path.resolve(args.data) : undefined,
       outDir: args.out ? path.resolve(args.out) : undefined,
       check: args.check,
       pretty: args.pretty,
       plain: args.plain,
     });
+    progress?.stop();
     if (args.report === 'json') console.log(JSON.stringify({ ok: true, ...result, problems: [] }, null, 2));
     else console.log(summary(result, args.check));
     return 0;
   } catch (err) {
+    progress?.stop();
     if (err instanceof BuildFailed) {
       if (args.report === 'json') console.log(JSON.stringify({ ok: false, problems: sortProblems(err.problems) }, null, 2));
       else if (args.report === 'github') {

@@ -52,6 +52,8 @@ export interface EmitOptions {
   published?: Record<string, string>;
   /** Files published as they are, such as the explorer page, by output-relative path. */
   extra?: Map<string, string | Buffer>;
+  /** Called now and then with how many records are done, of all. */
+  onRecord?: (done: number, total: number) => void;
 }
 
 /** The folders of every record's files, known once records are indexed: made while the build computes. */
@@ -70,12 +72,15 @@ export function* outputDirs(store: Store, schemas: SchemaSet): Generator<string>
  * whole run ends with BuildFailed before anything is swapped in.
  */
 export function* outputFiles(store: Store, schemas: SchemaSet, validators: Validators, problems: Problems, options: EmitOptions = {}): Generator<OutputFile> {
-  const { pretty = false, published = {}, extra = new Map() } = options;
+  const { pretty = false, published = {}, extra = new Map(), onRecord } = options;
   const index: Record<string, string> = {};
+  const total = [...schemas.kinds.keys()].reduce((n, kind) => n + store.valid(kind).length, 0);
+  let done = 0;
   for (const [kind, info] of schemas.kinds) {
     const entries = store.valid(kind);
     const validate = validators.response.get(kind)!;
     for (const entry of entries) {
+      if (onRecord && ++done % 250 === 0) onRecord(done, total);
       const body = serialise(entry.data, pretty);
       const hash = hashBody(body);
       const idPath = apiPaths.record(kind, entry.id);
@@ -114,6 +119,7 @@ export function* outputFiles(store: Store, schemas: SchemaSet, validators: Valid
       if (sprite.path) yield { rel: sprite.path, body: renderFormSprite(form, typeNames, sprite.variant) };
     }
   }
+  onRecord?.(total, total);
   if (problems.count > 0) throw new BuildFailed(problems.list);
 }
 

@@ -21,6 +21,8 @@ export interface SourceFile {
   text: string;
   /** Hash of the text: what the build compares to know a file has not changed. */
   hash: string;
+  size: number;
+  mtimeMs: number;
   /** The parsed content; undefined when the file could not be read as a record. */
   value: unknown;
 }
@@ -29,8 +31,14 @@ export const SOURCE_EXTENSIONS = ['yaml', 'yml', 'json'];
 /** Past this a file is refused rather than parsed: no record needs it. */
 export const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
-/** Every source file with its text and hash; parsing comes later, and only when needed. */
-export async function readSources(dataDir: string, problems: Problems): Promise<SourceFile[]> {
+/** What a build remembers of a source file to know, without reading it, that it has not changed. */
+export type SourceStamp = [size: number, mtimeMs: number, hash: string];
+
+/**
+ * Every source file with its hash. A file whose size and modification time match `known` keeps
+ * its remembered hash and is not read now; the others are read (and their text kept for parsing).
+ */
+export async function readSources(dataDir: string, problems: Problems, known: Record<string, SourceStamp> = {}): Promise<SourceFile[]> {
   const relRoot = path.dirname(dataDir);
   const found = await fg(`*/*.{${SOURCE_EXTENSIONS.join(',')}}`, { cwd: dataDir, onlyFiles: true, dot: false, stats: true });
   const out: SourceFile[] = [];
@@ -41,17 +49,29 @@ export async function readSources(dataDir: string, problems: Problems): Promise<
     const [kind = '', file = ''] = name.split('/');
     const stem = file.replace(/\.(ya?ml|json)$/, '');
     const size = stats?.size ?? 0;
+    const mtimeMs = stats?.mtimeMs ?? 0;
     if (size > MAX_FILE_BYTES) {
       problems.add({ file: rel, line: 1, column: 1, pointer: '', message: `the file is ${size} bytes, over the limit of ${MAX_FILE_BYTES}`, hint: 'a record is a few kilobytes; split what this file holds' });
-      out.push({ rel, abs, kind, stem, text: '', hash: `oversized:${size}`, value: undefined });
+      out.push({ rel, abs, kind, stem, size, mtimeMs, text: '', hash: `oversized:${size}`, value: undefined });
       continue;
     }
-    let text = fs.readFileSync(abs, 'utf8');
-    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    out.push({ rel, abs, kind, stem, text, hash: hashText(text), value: undefined });
+    const stamp = known[rel];
+    if (stamp && stamp[0] === size && stamp[1] === mtimeMs) {
+      out.push({ rel, abs, kind, stem, size, mtimeMs, text: '', hash: stamp[2], value: undefined });
+      continue;
+    }
+    const text = readText(abs);
+    out.push({ rel, abs, kind, stem, size, mtimeMs, text, hash: hashText(text), value: undefined });
   }
   return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
 }
+
+function readText(abs: string): string {
+  const text = fs.readFileSync(abs, 'utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+export const stampOf = (file: SourceFile): SourceStamp => [file.size, file.mtimeMs, file.hash];
 
 /** Records nest a handful of levels; a document nested deeper than this is refused. */
 export const MAX_DEPTH = 32;
@@ -78,7 +98,7 @@ export function parseSources(files: SourceFile[], problems: Problems): void {
   for (const file of files) {
     if (!file.hash.startsWith('oversized:')) {
       try {
-        file.value = parse(file.text, file.rel, problems);
+        file.value = parse(sourceText(file), file.rel, problems);
       } catch (err) {
         // A parser that gives up in its own way (a stack too deep, say) still gives a plain problem.
         problems.add({ file: file.rel, line: 1, column: 1, pointer: '', message: `the file could not be read: ${(err as Error).message}` });
@@ -96,7 +116,7 @@ export function parseSources(files: SourceFile[], problems: Problems): void {
 export function sourceText(file: SourceFile): string {
   if (file.text === '' && !file.hash.startsWith('oversized:')) {
     try {
-      file.text = fs.readFileSync(file.abs, 'utf8').replace(/^\uFEFF/, '');
+      file.text = readText(file.abs);
     } catch {}
   }
   return file.text;

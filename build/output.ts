@@ -25,8 +25,12 @@ export interface Manifest {
   key: string;
   /** The tool's own fingerprint (schemas and code) when the tree was built. */
   tool: string;
+  /** The source files the tree was built from: size, modification time and hash of each. */
+  sources: Record<string, [number, number, string]>;
   files: Record<string, string>;
 }
+
+type Inputs = Omit<Manifest, 'files'>;
 
 export interface PublishResult {
   files: number;
@@ -63,7 +67,7 @@ async function liveSlot(outDir: string): Promise<Slot | 'legacy' | undefined> {
 async function readManifest(file: string): Promise<Manifest | undefined> {
   try {
     const m = JSON.parse(await fs.readFile(file, 'utf8')) as Manifest;
-    return typeof m.key === 'string' && typeof m.tool === 'string' && m.files && typeof m.files === 'object' ? m : undefined;
+    return typeof m.key === 'string' && typeof m.tool === 'string' && m.sources && typeof m.sources === 'object' && m.files && typeof m.files === 'object' ? m : undefined;
   } catch {
     return undefined;
   }
@@ -124,7 +128,7 @@ export interface Tree {
    * Puts every file in place and swaps the tree in; `abort` instead leaves dist as it was. With
    * `plain`, the tree itself becomes the output folder: a real folder, for a host to publish.
    */
-  commit(id: { key: string; tool: string }, files: Iterable<OutputFile>, plain?: boolean): Promise<PublishResult>;
+  commit(id: Inputs, files: Iterable<OutputFile>, plain?: boolean): Promise<PublishResult>;
   abort(): Promise<void>;
 }
 
@@ -159,7 +163,7 @@ export async function openTree(outDir: string, concurrency = 64): Promise<Tree> 
       return made;
     };
 
-    const commit = async (id: { key: string; tool: string }, files: Iterable<OutputFile>, plain = false): Promise<PublishResult> => {
+    const commit = async (id: Inputs, files: Iterable<OutputFile>, plain = false): Promise<PublishResult> => {
       const result: PublishResult = { files: 0, bytes: 0, written: 0, linked: 0, removed: 0 };
       const next: Record<string, string> = {};
       const done = new Map<string, Promise<void>>();

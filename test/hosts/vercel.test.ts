@@ -58,7 +58,7 @@ describe.skipIf(skip)('Vercel (vercel.json, by a model of its routing)', () => {
 
   it('has the shape Vercel documents', () => {
     expect(Object.keys(config).filter((key) => !KNOWN_KEYS.has(key))).toEqual([]);
-    expect(config).toMatchObject({ framework: null, buildCommand: 'npm run build', outputDirectory: 'dist' });
+    expect(config).toMatchObject({ framework: null, buildCommand: 'npm run build -- --plain', outputDirectory: 'dist' });
     const ajv = new Ajv({ allErrors: true, strict: false });
     const schemas: Record<string, object> = {
       rewrites: utils!.rewritesSchema,
