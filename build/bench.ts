@@ -73,11 +73,14 @@ async function childMain(mode: string, a: string, b: string): Promise<void> {
   console.log(JSON.stringify({ ...sample, ms: performance.now() - started, rssMb: process.resourceUsage().maxRSS / 1024 }));
 }
 
-/** Changes one move's type: its own files change, and the derived lists of two types. */
+/**
+ * Edits one move, differently each round: a new English name, and a type that alternates, so the
+ * move's own files change and so do the derived `moves` lists of the types it leaves and joins.
+ */
 function editOneRecord(dataDir: string, round: number): void {
   const file = path.join(dataDir, 'move', 'move-00007.yaml');
   const text = fs.readFileSync(file, 'utf8');
-  fs.writeFileSync(file, text.replace(/^type: .*$/m, `type: ${round % 2 ? 'fire' : 'water'}`));
+  fs.writeFileSync(file, text.replace(/^type: .*$/m, `type: ${round % 2 ? 'fire' : 'water'}`).replace(/Move 7 \(en\)( round \d+)?/, `Move 7 (en) round ${round}`));
 }
 
 async function main(): Promise<void> {
@@ -133,6 +136,7 @@ async function main(): Promise<void> {
         editMs: median(steady.map((s) => s.ms)),
         editToFull: median(steady.map((s) => s.ms)) / fullMs,
         editWritten: median(steady.map((s) => s.written ?? 0)),
+        editLinked: median(steady.map((s) => s.linked ?? 0)),
         runs,
       });
       clean();
@@ -142,8 +146,8 @@ async function main(): Promise<void> {
     rm(work);
   }
   const table = [
-    ['scale', 'records', 'files', 'MiB', 'full s', 'floor s', 'full/floor', 'peak MiB', 'no-op s', 'no-op/full', 'edit s', 'edit/full', 'edit writes'],
-    ...rows.map((r: any) => [r.scale, r.records, r.files, (r.bytes / 2 ** 20).toFixed(1), (r.fullMs / 1000).toFixed(2), (r.floorMs / 1000).toFixed(2), r.fullToFloor.toFixed(2), r.peakRssMb.toFixed(0), (r.noopMs / 1000).toFixed(2), r.noopToFull.toFixed(3), (r.editMs / 1000).toFixed(2), r.editToFull.toFixed(3), r.editWritten]),
+    ['scale', 'records', 'files', 'MiB', 'full s', 'floor s', 'full/floor', 'peak MiB', 'no-op s', 'no-op/full', 'no-op files', 'edit s', 'edit/full', 'edit files'],
+    ...rows.map((r: any) => [r.scale, r.records, r.files, (r.bytes / 2 ** 20).toFixed(1), (r.fullMs / 1000).toFixed(2), (r.floorMs / 1000).toFixed(2), r.fullToFloor.toFixed(2), r.peakRssMb.toFixed(0), (r.noopMs / 1000).toFixed(2), r.noopToFull.toFixed(3), r.noopWritten, (r.editMs / 1000).toFixed(2), r.editToFull.toFixed(3), r.editWritten + r.editLinked]),
   ].map((row) => row.map(String));
   const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => row[c]!.length)));
   console.log(table.map((row) => row.map((cell, c) => cell.padStart(widths[c]!)).join('  ')).join('\n'));

@@ -12,21 +12,11 @@ import { build } from './build.ts';
 import { defaultDataDir, projectRoot } from './paths.ts';
 import { BuildFailed, formatProblems, type Problem } from './problems.ts';
 import { createServer } from './serve.ts';
+import { BUILD_EVENT, STATUS_PATH, type BuildStatus } from './dev-status.ts';
 
-export const STATUS_PATH = '/__build-status';
-/** The event the page listens for; explorer/src/status.ts names it too. */
-export const BUILD_EVENT = 'crs:build';
 /** Saves closer together than this make one rebuild. */
 const SETTLE_MS = 25;
 
-export interface BuildStatus {
-  ok: boolean;
-  version: number;
-  ms: number;
-  records: number;
-  text: string;
-  problems: Problem[];
-}
 
 export interface DevOptions {
   dataDir?: string;

@@ -15,7 +15,7 @@ const cacheDir = path.join(projectRoot, 'node_modules', '.cache', 'explorer');
 /** Everything the page is built from: its folder, the vite config, the modules it imports from build/. */
 async function sources(): Promise<string[]> {
   const own = await fg('**/*', { cwd: explorerDir, absolute: true, onlyFiles: true, ignore: ['node_modules/**'] });
-  return [...own, configFile, path.join(projectRoot, 'build/colour.ts')].sort();
+  return [...own, configFile, path.join(projectRoot, 'build/colour.ts'), path.join(projectRoot, 'build/dev-status.ts')].sort();
 }
 
 async function sourceHash(): Promise<string> {

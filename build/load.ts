@@ -25,6 +25,7 @@ export interface SourceFile {
   mtimeMs: number;
   /** The parsed content; undefined when the file could not be read as a record. */
   value: unknown;
+  parsed?: boolean;
 }
 
 export const SOURCE_EXTENSIONS = ['yaml', 'yml', 'json'];
@@ -42,12 +43,13 @@ export async function readSources(dataDir: string, problems: Problems, known: Re
   const relRoot = path.dirname(dataDir);
   const found = await fg(`*/*.{${SOURCE_EXTENSIONS.join(',')}}`, { cwd: dataDir, onlyFiles: true, dot: false, stats: true });
   const out: SourceFile[] = [];
+  const fresh = Object.keys(known).length === 0;
   // Plain synchronous reads: for many small files they beat the promise API several times over.
   for (const { path: name, stats } of found) {
     const abs = path.join(dataDir, name);
     const rel = relativeTo(relRoot, abs);
-    const [kind = '', file = ''] = name.split('/');
-    const stem = file.replace(/\.(ya?ml|json)$/, '');
+    const [kind = '', base = ''] = name.split('/');
+    const stem = base.replace(/\.(ya?ml|json)$/, '');
     const size = stats?.size ?? 0;
     const mtimeMs = stats?.mtimeMs ?? 0;
     if (size > MAX_FILE_BYTES) {
@@ -61,7 +63,10 @@ export async function readSources(dataDir: string, problems: Problems, known: Re
       continue;
     }
     const text = readText(abs);
-    out.push({ rel, abs, kind, stem, size, mtimeMs, text, hash: hashText(text), value: undefined });
+    const file: SourceFile = { rel, abs, kind, stem, size, mtimeMs, text, hash: hashText(text), value: undefined };
+    // With nothing remembered, every file will be parsed: parse it now and let its text go.
+    if (fresh) parseOne(file, problems);
+    out.push(file);
   }
   return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
 }
@@ -95,21 +100,24 @@ function depth(value: unknown, limit: number): number {
  * once parsed (`sourceText` reads it again for the rare problem that needs a line number).
  */
 export function parseSources(files: SourceFile[], problems: Problems): void {
-  for (const file of files) {
-    if (!file.hash.startsWith('oversized:')) {
-      try {
-        file.value = parse(sourceText(file), file.rel, problems);
-      } catch (err) {
-        // A parser that gives up in its own way (a stack too deep, say) still gives a plain problem.
-        problems.add({ file: file.rel, line: 1, column: 1, pointer: '', message: `the file could not be read: ${(err as Error).message}` });
-      }
+  for (const file of files) if (!file.parsed) parseOne(file, problems);
+}
+
+function parseOne(file: SourceFile, problems: Problems): void {
+  file.parsed = true;
+  if (!file.hash.startsWith('oversized:')) {
+    try {
+      file.value = parse(sourceText(file), file.rel, problems);
+    } catch (err) {
+      // A parser that gives up in its own way (a stack too deep, say) still gives a plain problem.
+      problems.add({ file: file.rel, line: 1, column: 1, pointer: '', message: `the file could not be read: ${(err as Error).message}` });
     }
-    if (file.value !== undefined && depth(file.value, MAX_DEPTH) > MAX_DEPTH) {
-      problems.add({ file: file.rel, line: 1, column: 1, pointer: '', message: `the document nests more than ${MAX_DEPTH} levels deep`, hint: 'a record nests a few levels; this looks like a mistake or an attack' });
-      file.value = undefined;
-    }
-    file.text = '';
   }
+  if (file.value !== undefined && depth(file.value, MAX_DEPTH) > MAX_DEPTH) {
+    problems.add({ file: file.rel, line: 1, column: 1, pointer: '', message: `the document nests more than ${MAX_DEPTH} levels deep`, hint: 'a record nests a few levels; this looks like a mistake or an attack' });
+    file.value = undefined;
+  }
+  file.text = '';
 }
 
 /** The text of a source file, read again if parsing let it go. */

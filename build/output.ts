@@ -184,13 +184,25 @@ export async function openTree(outDir: string, concurrency = 64): Promise<Tree> 
           result.written++;
         }
       };
+      const failures: unknown[] = [];
       const schedule = async (file: OutputFile, hash: string) => {
         const job = place(file, hash);
+        // Kept until it settles: a file with the same bytes may wait for it to link to it.
         done.set(file.rel, job);
         inFlight.add(job);
-        const settle = () => inFlight.delete(job);
-        job.then(settle, settle);
-        if (inFlight.size >= concurrency) await Promise.race(inFlight);
+        job.then(
+          () => {
+            inFlight.delete(job);
+            done.delete(file.rel);
+          },
+          (err) => {
+            inFlight.delete(job);
+            done.delete(file.rel);
+            failures.push(err);
+          },
+        );
+        if (inFlight.size >= concurrency) await Promise.race(inFlight).catch(() => {});
+        if (failures.length) throw failures[0];
       };
       // While every file so far equals the live tree's, nothing is touched: if the whole output does,
       // the live tree already is the answer. Files it would have taken from the live tree wait here.
@@ -219,7 +231,8 @@ export async function openTree(outDir: string, concurrency = 64): Promise<Tree> 
         return { ...result, unchanged: result.files };
       }
       if (!diverged) await diverge();
-      await Promise.all(done.values());
+      await Promise.allSettled(inFlight);
+      if (failures.length) throw failures[0];
       await Promise.all(dirs.values());
 
       const gone = Object.keys(existing).filter((rel) => next[rel] === undefined);

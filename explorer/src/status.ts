@@ -1,21 +1,10 @@
 // The dev loop's build state on the page: when the data has problems they are listed over the
 // page, with file:line:column, until a rebuild succeeds. Only in `npm run dev`; a built site has
 // no dev server to ask.
+import { BUILD_EVENT, STATUS_PATH, type BuildStatus } from '../../build/dev-status.ts';
 import { h } from './dom.ts';
 
-export interface BuildStatus {
-  ok: boolean;
-  /** Counts the builds since the dev server started. */
-  version: number;
-  ms: number;
-  records: number;
-  /** The problems as the terminal shows them. */
-  text: string;
-  problems: Array<{ file: string; line?: number; column?: number; message: string }>;
-}
 
-/** Sent by build/dev.ts after every build. */
-export const BUILD_EVENT = 'crs:build';
 
 export function watchBuild(onRebuilt: () => void): void {
   const hot = import.meta.hot;
@@ -43,7 +32,7 @@ export function watchBuild(onRebuilt: () => void): void {
     );
     panel.hidden = false;
   };
-  fetch('__build-status', { cache: 'no-store' })
+  fetch(STATUS_PATH.slice(1), { cache: 'no-store' })
     .then((res) => (res.ok ? res.json() : undefined))
     .then((status: BuildStatus | undefined) => status && !status.ok && show(status))
     .catch(() => {});
