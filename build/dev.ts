@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { createServer as createViteServer, type Plugin, type ViteDevServer } from 'vite';
 import { build } from './build.ts';
 import { defaultDataDir, projectRoot } from './paths.ts';
-import { BuildFailed, formatProblems, type Problem } from './problems.ts';
+import { BuildFailed, formatProblems } from './problems.ts';
 import { createServer } from './serve.ts';
 import { BUILD_EVENT, STATUS_PATH, type BuildStatus } from './dev-status.ts';
 

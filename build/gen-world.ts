@@ -33,10 +33,6 @@ const names = (label: string) => LANGS.map((language) => ({ name: `${label} (${l
 const TYPE_NAMES = ['normal', 'fighting', 'flying', 'poison', 'ground', 'rock', 'bug', 'ghost', 'steel', 'fire', 'water', 'grass', 'electric', 'psychic', 'ice', 'dragon', 'dark', 'fairy'];
 const STATS = ['hp', 'attack', 'defense', 'special-attack', 'special-defense', 'speed', 'accuracy', 'evasion'];
 
-export interface WorldCounts {
-  [kind: string]: number;
-}
-
 /** Every record of a world at `scale`, by kind. */
 export function generateWorld(scale: number, seed = 1): Map<string, Rec[]> {
   const r = random(seed);
@@ -102,7 +98,7 @@ export function generateWorld(scale: number, seed = 1): Map<string, Rec[]> {
   const methods = Array.from({ length: 30 }, (_, i) => add('encounter-method', { id: i + 1, name: `method-${i + 1}`, names: names(`Method ${i + 1}`) }));
   const conditions = Array.from({ length: 70 }, (_, i) => add('encounter-condition-value', { id: i + 1, name: `condition-${i + 1}`, names: names(`Condition ${i + 1}`) }));
 
-  const moves = Array.from({ length: n(900) }, (_, i) =>
+  Array.from({ length: n(900) }, (_, i) =>
     add('move', {
       id: i + 1,
       name: `move-${pad(i + 1)}`,

@@ -55,19 +55,21 @@ export class Store {
     return this.broken.has(`${kind}/${key}`);
   }
 
-  /** Sorts every kind by id; call once loading is done. */
+  /** Sorts every kind by id and sets aside the valid records; call once loading is done. */
   seal(): void {
-    for (const list of this.entries.values()) list.sort((a, b) => a.id - b.id);
+    for (const [kind, list] of this.entries) {
+      list.sort((a, b) => a.id - b.id);
+      this.validEntries.set(kind, list.filter((e) => e.valid));
+    }
   }
+  private readonly validEntries = new Map<string, Entry[]>();
 
   kinds(): string[] {
     return [...this.entries.keys()];
   }
-  all(kind: string): Entry[] {
-    return this.entries.get(kind) ?? [];
-  }
+  /** The records of a kind that passed their schema, ordered by id. */
   valid(kind: string): Entry[] {
-    return this.all(kind).filter((e) => e.valid);
+    return this.validEntries.get(kind) ?? [];
   }
   get(kind: string, key: string | number): Entry | undefined {
     return typeof key === 'number' ? this.ids.get(kind)?.get(key) : this.names.get(kind)?.get(key);
