@@ -25,8 +25,9 @@ interface Sample {
   records?: number;
 }
 
-/** Runs one measurement in a fresh process. */
+/** Runs one measurement in a fresh process, after the disk has written out what earlier runs left. */
 function child(args: string[]): Sample {
+  execFileSync('sync');
   const out = execFileSync(process.execPath, ['--import', 'tsx', here, 'child', ...args], { cwd: projectRoot, encoding: 'utf8', maxBuffer: 1 << 26 });
   return JSON.parse(out.trim().split('\n').at(-1)!);
 }
