@@ -2,6 +2,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { build, type BuildOptions } from '../build/build.ts';
 import { BuildFailed, type Problem } from '../build/problems.ts';
 import { createServer, listen } from '../build/serve.ts';
@@ -53,6 +54,24 @@ export async function snapshot(dir: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const rel of await listFiles(dir)) out.set(rel, await fs.readFile(path.join(dir, rel), 'utf8'));
   return out;
+}
+
+/**
+ * For a test file: the starter world built into a temp folder and served by the real server on a
+ * free loopback port, before its tests, stopped after them. Read the fields inside tests.
+ */
+export function servedStarterWorld() {
+  const world = { out: '', url: '' };
+  let close = async () => {};
+  beforeAll(async () => {
+    const w = await fixtureWorld();
+    await buildWorld({ dataDir: w.data, outDir: w.out });
+    const server = await serve(w.out);
+    Object.assign(world, { out: w.out, url: server.url });
+    close = server.close;
+  });
+  afterAll(() => close());
+  return world;
 }
 
 /** The real server over `dir` on a free loopback port. */

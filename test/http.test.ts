@@ -2,11 +2,10 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWorld, fixtureWorld, serve } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { servedStarterWorld } from './helpers.ts';
 
-let out: string;
-let server: Awaited<ReturnType<typeof serve>>;
+const world = servedStarterWorld();
 
 interface Answer {
   status: number;
@@ -16,7 +15,7 @@ interface Answer {
 
 /** A request with the path sent exactly as written (fetch would normalise `..` away). */
 function raw(pathname: string, method = 'GET', headers: Record<string, string> = {}): Promise<Answer> {
-  const { hostname, port } = new URL(server.url);
+  const { hostname, port } = new URL(world.url);
   return new Promise((resolve, reject) => {
     const req = http.request({ hostname, port, path: pathname, method, headers }, (res) => {
       let body = '';
@@ -28,16 +27,8 @@ function raw(pathname: string, method = 'GET', headers: Record<string, string> =
     req.end();
   });
 }
-const file = (rel: string) => fs.readFileSync(path.join(out, rel), 'utf8');
+const file = (rel: string) => fs.readFileSync(path.join(world.out, rel), 'utf8');
 const SPEC_KINDS = ['type', 'creature-form', 'location-area', 'athlon-stat', 'gender', 'stat'];
-
-beforeAll(async () => {
-  const world = await fixtureWorld();
-  out = world.out;
-  await buildWorld({ dataDir: world.data, outDir: world.out });
-  server = await serve(out);
-});
-afterAll(() => server.close());
 
 describe('HTTP', () => {
   it('answers every record of the six kinds by id and by name, with and without the slash', async () => {
@@ -88,7 +79,7 @@ describe('HTTP', () => {
   });
 
   it('lists no directories and reaches nothing outside the output folder', async () => {
-    fs.writeFileSync(path.join(out, '..', 'secret.txt'), 'outside');
+    fs.writeFileSync(path.join(world.out, '..', 'secret.txt'), 'outside');
     for (const p of ['/sprites/', '/api/v2/type/1/../../', '/../secret.txt', '/%2e%2e/secret.txt', '/..%2fsecret.txt', '/%2e%2e%2fsecret.txt', '/api/v2/..%5c..%5c..%5csecret.txt', '/%252e%252e/secret.txt', '/sprites/%00/x']) {
       const res = await raw(p);
       expect(res.status, p).toBe(404);

@@ -3,23 +3,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWorld, fixtureWorld, serve } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { servedStarterWorld } from './helpers.ts';
 
-let out: string;
-let server: Awaited<ReturnType<typeof serve>>;
-
-beforeAll(async () => {
-  const w = await fixtureWorld();
-  out = w.out;
-  await buildWorld({ dataDir: w.data, outDir: w.out });
-  server = await serve(out);
-});
-afterAll(() => server.close());
+const world = servedStarterWorld();
 
 describe('under load', () => {
   it('answers every request, and every answer right', async () => {
-    const file = (rel: string) => fs.readFileSync(path.join(out, rel), 'utf8');
+    const file = (rel: string) => fs.readFileSync(path.join(world.out, rel), 'utf8');
     const cases: Array<{ path: string; status: number; body: string }> = [
       { path: '/api/v2/type/fire/', status: 200, body: file('api/v2/type/fire/index.json') },
       { path: '/api/v2/type/2', status: 200, body: file('api/v2/type/2/index.json') },
@@ -34,7 +25,7 @@ describe('under load', () => {
     let seen = 0;
     let notFound = 0;
     const result = await autocannon({
-      url: server.url,
+      url: world.url,
       connections: 50,
       duration: 10,
       requests: cases.map((c) => ({
