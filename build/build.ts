@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
 import { hashText, parseSources, readSources, stampOf, type SourceFile } from './load.ts';
-import { liveManifest, openTree, type Tree } from './output.ts';
+import { openTree, readLive, type Live, type Tree } from './output.ts';
 import { defaultDataDir, defaultOutDir, projectRoot } from './paths.ts';
 import { BuildFailed, Problems } from './problems.ts';
 import { resolve } from './resolve.ts';
@@ -104,7 +104,8 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     return value;
   };
 
-  const live = options.check ? undefined : await liveManifest(outDir);
+  const seen: Live | undefined = options.check ? undefined : await readLive(outDir);
+  const live = seen?.manifest;
   const files = timed('read', await readSources(dataDir, problems, live?.sources));
   const key = buildKey(files, baseUrl, options.pretty ?? false);
   const tool = toolFingerprint();
@@ -134,7 +135,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     // Once every record reads well, the tree to write is opened, and its folders are made while
     // references are resolved. With problems, the build goes on only to find the rest of them.
     if (!options.check && problems.count === 0) {
-      tree = await openTree(outDir);
+      tree = await openTree(outDir, seen);
       tree.prepare(outputDirs(store, schemas));
     }
     timed('resolve', resolve(store, schemas, problems));

@@ -73,10 +73,15 @@ async function readManifest(file: string): Promise<Manifest | undefined> {
   }
 }
 
-/** The manifest of the live tree, if the output folder is one of ours. */
-export async function liveManifest(outDir: string): Promise<Manifest | undefined> {
+/** Which tree the output folder is, and that tree's manifest when the folder is one of ours. */
+export interface Live {
+  slot: Slot | 'legacy' | undefined;
+  manifest?: Manifest;
+}
+
+export async function readLive(outDir: string): Promise<Live> {
   const slot = await liveSlot(outDir);
-  return slot === 'a' || slot === 'b' ? readManifest(layout(outDir).manifest(slot)) : undefined;
+  return { slot, manifest: slot === 'a' || slot === 'b' ? await readManifest(layout(outDir).manifest(slot)) : undefined };
 }
 
 export const hashBody = (body: string | Buffer) => createHash('sha1').update(body).digest('base64url');
@@ -132,7 +137,11 @@ export interface Tree {
   abort(): Promise<void>;
 }
 
-export async function openTree(outDir: string, concurrency = 64): Promise<Tree> {
+/**
+ * `known` is what the caller read of the live tree before taking the lock; its manifest is reused
+ * when the link still points at the same tree (another build may have swapped it since).
+ */
+export async function openTree(outDir: string, known?: Live, concurrency = 64): Promise<Tree> {
   const where = layout(outDir);
   await fs.mkdir(where.root, { recursive: true });
   const unlock = await lock(where.lock);
@@ -141,7 +150,8 @@ export async function openTree(outDir: string, concurrency = 64): Promise<Tree> 
     const slot: Slot = live === 'a' ? 'b' : 'a';
     const tree = where.tree(slot);
     const liveTree = live === 'a' || live === 'b' ? where.tree(live) : undefined;
-    const liveFiles = live === 'a' || live === 'b' ? (await readManifest(where.manifest(live)))?.files ?? {} : {};
+    const liveManifest = !liveTree ? undefined : known && known.slot === live ? known.manifest : await readManifest(where.manifest(live as Slot));
+    const liveFiles = liveManifest?.files ?? {};
 
     const before = await readManifest(where.manifest(slot));
     const existing: Record<string, string> = before?.files ?? {};

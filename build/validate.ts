@@ -10,6 +10,7 @@ import { SLUG, type SchemaSet } from './schemas.ts';
 import { Store, type Entry } from './store.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
+const slug = new RegExp(SLUG);
 
 export interface Validators {
   source: Map<string, ValidateFunction>;
@@ -61,7 +62,7 @@ export function validate(files: SourceFile[], schemas: SchemaSet, validators: Va
     const valid = check(data);
     if (!valid) for (const err of check.errors ?? []) problems.add(describe(err, file, label));
     const idOk = Number.isInteger(data.id) && (data.id as number) > 0;
-    const nameOk = typeof data.name === 'string' && new RegExp(SLUG).test(data.name);
+    const nameOk = typeof data.name === 'string' && slug.test(data.name);
     if (!idOk || !nameOk) {
       store.markBroken(file.kind, file.stem);
       if (idOk) store.markBroken(file.kind, data.id as number);
