@@ -7,8 +7,9 @@ import { explorerFiles } from './explorer.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
-import { hashText, parseSources, readSources, stampOf, type SourceFile } from './load.ts';
-import { openTree, readLive, type Live, type Tree } from './output.ts';
+import { hashText, readSources, stampOf, type SourceFile } from './load.ts';
+import { formatMemory, parseMemory, park, reuse, settle } from './facts.ts';
+import { openTree, readLive, readMemory, type Live, type Tree } from './output.ts';
 import { defaultDataDir, defaultOutDir, projectRoot } from './paths.ts';
 import { BuildFailed, Problems } from './problems.ts';
 import { resolve } from './resolve.ts';
@@ -40,6 +41,8 @@ export interface BuildResult {
   unchanged: number;
   /** Files removed because their record is gone. */
   removed: number;
+  /** Source files parsed; the others entered by what the last build remembered of them (facts.ts). */
+  parsed: number;
   bytes: number;
   ms: number;
   /** Milliseconds spent in each stage, for the benchmark. */
@@ -107,11 +110,10 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const seen: Live | undefined = options.check ? undefined : await readLive(outDir);
   const live = seen?.manifest;
   const files = timed('read', await readSources(dataDir, problems, live?.sources));
-  const key = buildKey(files, baseUrl, options.pretty ?? false);
   const tool = toolFingerprint();
-  const none = { files: 0, bytes: 0, written: 0, linked: 0, removed: 0 };
+  const none = { files: 0, bytes: 0, written: 0, linked: 0, removed: 0, parsed: 0 };
   let tree: Tree | undefined;
-  if (live?.key === key && problems.count === 0 && !options.plain) {
+  if (live && problems.count === 0 && !options.plain && live.key === buildKey(files, baseUrl, options.pretty ?? false)) {
     // Nothing changed since the live tree was built: it is already the answer.
     const unchanged = Object.keys(live.files).length;
     return {
@@ -122,6 +124,10 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
       stages,
     };
   }
+  // The same tool with the same options built the live tree: what it remembered spares reading
+  // the records that did not change.
+  const settings = hashText([tool, baseUrl, options.pretty ?? false].join('\n'));
+  const memory = seen && live?.tool === tool ? parseMemory(await readMemory(outDir, seen), { settings, key: live.key }) : undefined;
   try {
     return await compute();
   } catch (err) {
@@ -130,8 +136,8 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   }
 
   async function compute(): Promise<BuildResult> {
-    timed('parse', parseSources(files, problems));
-    const store = timed('validate', validate(files, schemas, validators, baseUrl, problems));
+    if (memory) timed('reuse', reuse(files, memory, schemas, problems));
+    const store = timed('validate', validate(files, schemas, validators, baseUrl, problems, park));
     // Once every record reads well, the tree to write is opened, and its folders are made while
     // references are resolved. With problems, the build goes on only to find the rest of them.
     if (!options.check && problems.count === 0) {
@@ -140,13 +146,15 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     }
     timed('resolve', resolve(store, schemas, problems));
     timed('derive', derive(store, problems));
+    const published = live?.tool === tool ? live.files : {};
+    timed('settle', settle(store, schemas, published));
     if (problems.count > 0) throw new BuildFailed(problems.list);
 
     const records = Object.fromEntries(store.kinds().map((k) => [k, store.valid(k).length]));
     // Records already published by this same tool were checked then; the rest are checked now.
     const output = outputFiles(store, schemas, validators, problems, {
       pretty: options.pretty,
-      published: live?.tool === tool ? live.files : {},
+      published,
       extra: tree ? timed('explorer', await explorerFiles()) : undefined,
       onRecord: options.onProgress && ((done, total) => options.onProgress!({ stage: 'write', done, total })),
     });
@@ -155,15 +163,19 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
       return {
         records,
         ...none,
+        parsed: files.length,
         unchanged: 0,
         ms: performance.now() - started,
         stages: timed('check', stages),
       };
     }
-    const result = timed('write', await tree.commit({ key, tool, sources: Object.fromEntries(files.map((f) => [f.rel, stampOf(f)])) }, output, options.plain));
+    const key = buildKey(files, baseUrl, options.pretty ?? false); // every file has been read by now
+    const sources = Object.fromEntries(files.map((f) => [f.rel, stampOf(f)]));
+    const result = timed('write', await tree.commit({ key, tool, sources }, output, options.plain, () => formatMemory({ settings, key }, store)));
     return {
       records,
       ...result,
+      parsed: files.filter((f) => f.parsed).length,
       unchanged: result.unchanged ?? result.files - result.written - result.linked,
       ms: performance.now() - started,
       stages,

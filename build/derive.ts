@@ -1,6 +1,8 @@
-// Stage 4: fill in what the API states twice but an author writes once. Each derived field names
-// the facts it comes from; `derivations` is the whole list, and a test holds it to the schemas'
-// `x-source` annotations.
+// Stage 4: fill in what the API states twice but an author writes once. `derivations` is the whole
+// list, by kind and field, and a test holds it to the schemas' `x-source` annotations. Each one
+// names the fields of records it reads (`reads`): given only those fields of every record, it
+// comes out the same — which is what lets a rebuild leave unchanged records unread (facts.ts), and
+// a test holds each derivation to its word.
 import { pointerOf, type Problems } from './problems.ts';
 import { formSprites, typeIcons } from './sprites.ts';
 import type { Data, Entry, Store } from './store.ts';
@@ -11,7 +13,14 @@ interface Context {
   problems: Problems;
 }
 
-type Derivation = (ctx: Context) => void;
+export interface Derivation {
+  /** The fields it reads, by kind (ids and names aside). */
+  reads: Record<string, string[]>;
+  /** Computed across records, once per build. */
+  run?: (ctx: Context) => void;
+  /** Computed from the record alone (and only its full data): it changes only when the record does. */
+  own?: (entry: Entry, ctx: Context) => void;
+}
 
 const byId = (a: Entry, b: Entry) => a.id - b.id;
 
@@ -38,9 +47,12 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 
 /** `target.field` lists, as NamedRefs, the records of `from` whose `via` field points at it. */
 function simpleInverse(kind: string, field: string, from: string, via: string): Derivation {
-  return ({ store }) => {
-    const map = inverse(store, from, (d) => [d[via]].flat());
-    for (const entry of store.valid(kind)) entry.data[field] = (map.get(entry) ?? []).map((e) => store.ref(e));
+  return {
+    reads: { [from]: [via] },
+    run: ({ store }) => {
+      const map = inverse(store, from, (d) => [d[via]].flat());
+      for (const entry of store.valid(kind)) entry.data[field] = (map.get(entry) ?? []).map((e) => store.ref(e));
+    },
   };
 }
 
@@ -114,7 +126,7 @@ function relationsOf(type: Entry, rowOf: (attacker: Entry) => Row, types: Entry[
 
 const sameRelations = (a: Data, b: Data) => JSON.stringify(a) === JSON.stringify(b);
 
-const damageRelations: Derivation = (ctx) => {
+function damageRelations(ctx: Context): void {
   const { store } = ctx;
   const types = store.valid('type');
   const chart = currentChart(ctx);
@@ -156,52 +168,67 @@ const damageRelations: Derivation = (ctx) => {
     type.data.damage_relations = now;
     type.data.past_damage_relations = entries.reverse();
   }
-};
+}
+
+const chartReads = { type: ['damage_relations', 'past_damage_relations'] };
 
 // --- the derivations, by kind and field --------------------------------------------------------
 
 export const derivations: Record<string, Derivation> = {
-  'type.damage_relations': damageRelations,
-  'type.past_damage_relations': () => {}, // computed with damage_relations: one chart, one pass
-  'type.creature': ({ store }) => {
-    const slots = new Map<Entry, Array<{ slot: number; creature: Entry }>>();
-    for (const creature of store.valid('creature')) {
-      for (const t of creature.data.types ?? []) {
-        const type = store.target(t.type);
-        if (!type) continue;
-        push(slots, type, { slot: t.slot, creature });
+  'type.damage_relations': { reads: chartReads, run: damageRelations },
+  'type.past_damage_relations': { reads: chartReads }, // computed with damage_relations: one chart, one pass
+  'type.creature': {
+    reads: { creature: ['types'] },
+    run: ({ store }) => {
+      const slots = new Map<Entry, Array<{ slot: number; creature: Entry }>>();
+      for (const creature of store.valid('creature')) {
+        for (const t of creature.data.types ?? []) {
+          const type = store.target(t.type);
+          if (!type) continue;
+          push(slots, type, { slot: t.slot, creature });
+        }
       }
-    }
-    for (const type of store.valid('type')) {
-      type.data.creature = (slots.get(type) ?? [])
-        .sort((a, b) => a.creature.id - b.creature.id)
-        .map(({ slot, creature }) => ({ slot, creature: store.ref(creature) }));
-    }
+      for (const type of store.valid('type')) {
+        type.data.creature = (slots.get(type) ?? [])
+          .sort((a, b) => a.creature.id - b.creature.id)
+          .map(({ slot, creature }) => ({ slot, creature: store.ref(creature) }));
+      }
+    },
   },
   'type.moves': simpleInverse('type', 'moves', 'move', 'type'),
-  'type.sprites': ({ store }) => {
-    for (const type of store.valid('type')) {
-      const sprites: Data = {};
-      for (const icon of typeIcons(store, type)) {
-        (sprites[icon.generation.name] ??= {})[icon.versionGroup.name] = { name_icon: store.urls.file(icon.path) };
+  'type.sprites': {
+    reads: { type: ['generation'], 'version-group': ['generation'] },
+    run: ({ store }) => {
+      for (const type of store.valid('type')) {
+        const sprites: Data = {};
+        for (const icon of typeIcons(store, type)) {
+          (sprites[icon.generation.name] ??= {})[icon.versionGroup.name] = { name_icon: store.urls.file(icon.path) };
+        }
+        type.data.sprites = sprites;
       }
-      type.data.sprites = sprites;
-    }
+    },
   },
-  'creature-form.types': ({ store }) => {
-    for (const form of store.valid('creature-form')) {
-      if (form.data.types !== undefined) continue;
-      const creature = store.target(form.data.creature);
-      form.data.types = structuredClone(creature?.data.types ?? []);
-    }
+  'creature-form.types': {
+    reads: { 'creature-form': ['creature', 'types'], creature: ['types'] },
+    run: ({ store }) => {
+      for (const form of store.valid('creature-form')) {
+        if (form.data.types !== undefined) continue;
+        const creature = store.target(form.data.creature);
+        form.data.types = structuredClone(creature?.data.types ?? []);
+      }
+    },
   },
-  'creature-form.sprites': ({ store }) => {
-    for (const form of store.valid('creature-form')) {
-      form.data.sprites = Object.fromEntries(formSprites(store, form).map((s) => [s.key, s.path && store.urls.file(s.path)]));
-    }
+  'creature-form.sprites': {
+    reads: { 'creature-form': ['creature'], creature: ['species'], 'creature-species': ['gender_rate', 'has_gender_differences'] },
+    run: ({ store }) => {
+      for (const form of store.valid('creature-form')) {
+        form.data.sprites = Object.fromEntries(formSprites(store, form).map((s) => [s.key, s.path && store.urls.file(s.path)]));
+      }
+    },
   },
-  'location-area.max_chance': ({ store, problems }) => {
-    for (const area of store.valid('location-area')) {
+  'location-area.max_chance': {
+    reads: {},
+    own: (area, { problems }) => {
       (area.data.creature_encounters ?? []).forEach((enc: Data, i: number) => {
         const best = new Map<string, number>();
         for (const vd of enc.version_details ?? []) {
@@ -217,73 +244,88 @@ export const derivations: Record<string, Derivation> = {
           }
         });
       });
-    }
+    },
   },
-  'athlon-stat.affecting_natures': ({ store }) => {
-    const changes = new Map<Entry, Array<{ max_change: number; nature: Entry }>>();
-    for (const nature of store.valid('nature')) {
-      for (const c of nature.data.athlon_stat_changes ?? []) {
-        const stat = store.target(c.athlon_stat);
-        if (stat) push(changes, stat, { max_change: c.max_change, nature });
+  'athlon-stat.affecting_natures': {
+    reads: { nature: ['athlon_stat_changes'] },
+    run: ({ store }) => {
+      const changes = new Map<Entry, Array<{ max_change: number; nature: Entry }>>();
+      for (const nature of store.valid('nature')) {
+        for (const c of nature.data.athlon_stat_changes ?? []) {
+          const stat = store.target(c.athlon_stat);
+          if (stat) push(changes, stat, { max_change: c.max_change, nature });
+        }
       }
-    }
-    for (const stat of store.valid('athlon-stat')) {
-      const list = (changes.get(stat) ?? []).sort((a, b) => a.nature.id - b.nature.id);
-      const shape = (l: typeof list) => l.map((c) => ({ max_change: c.max_change, nature: store.ref(c.nature) }));
-      stat.data.affecting_natures = {
-        decrease: shape(list.filter((c) => c.max_change < 0)),
-        increase: shape(list.filter((c) => c.max_change > 0)),
-      };
-    }
+      for (const stat of store.valid('athlon-stat')) {
+        const list = (changes.get(stat) ?? []).sort((a, b) => a.nature.id - b.nature.id);
+        const shape = (l: typeof list) => l.map((c) => ({ max_change: c.max_change, nature: store.ref(c.nature) }));
+        stat.data.affecting_natures = {
+          decrease: shape(list.filter((c) => c.max_change < 0)),
+          increase: shape(list.filter((c) => c.max_change > 0)),
+        };
+      }
+    },
   },
-  'gender.creature_species_details': ({ store }) => {
-    // gender_rate is the chance of being female in eighths; -1 means genderless.
-    const holds: Record<string, (rate: number) => boolean> = {
-      female: (r) => r >= 1,
-      male: (r) => r >= 0 && r <= 7,
-      genderless: (r) => r === -1,
-    };
-    for (const gender of store.valid('gender')) {
-      const test = holds[gender.name] ?? (() => false);
-      gender.data.creature_species_details = store
-        .valid('creature-species')
-        .filter((s) => typeof s.data.gender_rate === 'number' && test(s.data.gender_rate))
-        .map((s) => ({ rate: s.data.gender_rate, creature_species: store.ref(s) }));
-    }
+  'gender.creature_species_details': {
+    reads: { 'creature-species': ['gender_rate'] },
+    run: ({ store }) => {
+      // gender_rate is the chance of being female in eighths; -1 means genderless.
+      const holds: Record<string, (rate: number) => boolean> = {
+        female: (r) => r >= 1,
+        male: (r) => r >= 0 && r <= 7,
+        genderless: (r) => r === -1,
+      };
+      for (const gender of store.valid('gender')) {
+        const test = holds[gender.name] ?? (() => false);
+        gender.data.creature_species_details = store
+          .valid('creature-species')
+          .filter((s) => typeof s.data.gender_rate === 'number' && test(s.data.gender_rate))
+          .map((s) => ({ rate: s.data.gender_rate, creature_species: store.ref(s) }));
+      }
+    },
   },
   'gender.required_for_evolution': simpleInverse('gender', 'required_for_evolution', 'creature-species', 'gender_required_to_evolve'),
-  'stat.affecting_moves': ({ store }) => {
-    const changes = new Map<Entry, Array<{ change: number; move: Entry }>>();
-    for (const move of store.valid('move')) {
-      for (const c of move.data.stat_changes ?? []) {
-        const stat = store.target(c.stat);
-        if (stat) push(changes, stat, { change: c.change, move });
+  'stat.affecting_moves': {
+    reads: { move: ['stat_changes'] },
+    run: ({ store }) => {
+      const changes = new Map<Entry, Array<{ change: number; move: Entry }>>();
+      for (const move of store.valid('move')) {
+        for (const c of move.data.stat_changes ?? []) {
+          const stat = store.target(c.stat);
+          if (stat) push(changes, stat, { change: c.change, move });
+        }
       }
-    }
-    for (const stat of store.valid('stat')) {
-      const list = (changes.get(stat) ?? []).sort((a, b) => a.move.id - b.move.id);
-      const shape = (l: typeof list) => l.map((c) => ({ change: c.change, move: store.ref(c.move) }));
-      stat.data.affecting_moves = { increase: shape(list.filter((c) => c.change > 0)), decrease: shape(list.filter((c) => c.change < 0)) };
-    }
+      for (const stat of store.valid('stat')) {
+        const list = (changes.get(stat) ?? []).sort((a, b) => a.move.id - b.move.id);
+        const shape = (l: typeof list) => l.map((c) => ({ change: c.change, move: store.ref(c.move) }));
+        stat.data.affecting_moves = { increase: shape(list.filter((c) => c.change > 0)), decrease: shape(list.filter((c) => c.change < 0)) };
+      }
+    },
   },
-  'stat.affecting_natures': ({ store }) => {
-    // A nature that raises and lowers the same stat changes nothing, so it affects no stat.
-    const neutral = (d: Data) => d.increased_stat?.url === d.decreased_stat?.url;
-    const up = inverse(store, 'nature', (d) => (neutral(d) ? [] : [d.increased_stat]));
-    const down = inverse(store, 'nature', (d) => (neutral(d) ? [] : [d.decreased_stat]));
-    for (const stat of store.valid('stat')) {
-      stat.data.affecting_natures = {
-        increase: (up.get(stat) ?? []).map((e) => store.ref(e)),
-        decrease: (down.get(stat) ?? []).map((e) => store.ref(e)),
-      };
-    }
+  'stat.affecting_natures': {
+    reads: { nature: ['increased_stat', 'decreased_stat'] },
+    run: ({ store }) => {
+      // A nature that raises and lowers the same stat changes nothing, so it affects no stat.
+      const neutral = (d: Data) => d.increased_stat?.url === d.decreased_stat?.url;
+      const up = inverse(store, 'nature', (d) => (neutral(d) ? [] : [d.increased_stat]));
+      const down = inverse(store, 'nature', (d) => (neutral(d) ? [] : [d.decreased_stat]));
+      for (const stat of store.valid('stat')) {
+        stat.data.affecting_natures = {
+          increase: (up.get(stat) ?? []).map((e) => store.ref(e)),
+          decrease: (down.get(stat) ?? []).map((e) => store.ref(e)),
+        };
+      }
+    },
   },
   'stat.affecting_items': simpleInverse('stat', 'affecting_items', 'item', 'affected_stats'),
-  'stat.characteristics': ({ store }) => {
-    const map = inverse(store, 'characteristic', (d) => [d.highest_stat]);
-    for (const stat of store.valid('stat')) {
-      stat.data.characteristics = (map.get(stat) ?? []).map((c) => ({ url: store.urls.record('characteristic', c.id) }));
-    }
+  'stat.characteristics': {
+    reads: { characteristic: ['highest_stat'] },
+    run: ({ store }) => {
+      const map = inverse(store, 'characteristic', (d) => [d.highest_stat]);
+      for (const stat of store.valid('stat')) {
+        stat.data.characteristics = (map.get(stat) ?? []).map((c) => ({ url: store.urls.record('characteristic', c.id) }));
+      }
+    },
   },
   'generation.version_groups': simpleInverse('generation', 'version_groups', 'version-group', 'generation'),
   'version-group.versions': simpleInverse('version-group', 'versions', 'version', 'version_group'),
@@ -293,8 +335,30 @@ export const derivations: Record<string, Derivation> = {
   'location.areas': simpleInverse('location', 'areas', 'location-area', 'location'),
 };
 
+const kindOf = (key: string) => key.slice(0, key.indexOf('.'));
+
 export function derive(store: Store, problems: Problems): void {
   const ctx = { store, problems };
-  for (const derivation of Object.values(derivations)) derivation(ctx);
+  for (const [key, derivation] of Object.entries(derivations)) {
+    derivation.run?.(ctx);
+    if (derivation.own) for (const entry of store.valid(kindOf(key))) if (!entry.partial) derivation.own(entry, ctx);
+  }
+}
+
+/** The derivations computed from `entry` alone, for a record read in full after the others were derived. */
+export function deriveOwn(entry: Entry, problems: Problems, store: Store): void {
+  for (const [key, derivation] of Object.entries(derivations)) if (derivation.own && kindOf(key) === entry.kind) derivation.own(entry, { store, problems });
+}
+
+/** The fields of `kind` that some derivation reads: what a record's facts hold. */
+export function factFields(kind: string): string[] {
+  return [...new Set(Object.values(derivations).flatMap((d) => d.reads[kind] ?? []))].sort();
+}
+
+/** The fields of `kind` derived across records (not from the record alone). */
+export function crossDerived(kind: string): string[] {
+  return Object.entries(derivations)
+    .filter(([key, d]) => kindOf(key) === kind && !d.own)
+    .map(([key]) => key.slice(kind.length + 1));
 }
 

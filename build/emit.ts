@@ -8,6 +8,7 @@ import { apiPaths, hostRuleFiles, NOT_FOUND_BODY } from './paths.ts';
 import { BuildFailed, type Problems } from './problems.ts';
 import type { SchemaSet } from './schemas.ts';
 import { formSprites, renderFormSprite, renderTypeIcon, typeIcons } from './sprites.ts';
+import { unpark } from './facts.ts';
 import type { Store } from './store.ts';
 import type { Validators } from './validate.ts';
 import { at } from './validate.ts';
@@ -56,6 +57,13 @@ export interface EmitOptions {
   onRecord?: (done: number, total: number) => void;
 }
 
+/** A file of the live tree that stays as it is. */
+function carried(rel: string, published: Record<string, string>): OutputFile {
+  const hash = published[rel];
+  if (hash === undefined) throw new Error(`the live tree's manifest lacks ${rel}; remove the output folder and build again`);
+  return { rel, hash };
+}
+
 /** The folders of every record's files, known once records are indexed: made while the build computes. */
 export function* outputDirs(store: Store, schemas: SchemaSet): Generator<string> {
   for (const [kind, info] of schemas.kinds) {
@@ -67,12 +75,20 @@ export function* outputDirs(store: Store, schemas: SchemaSet): Generator<string>
 }
 
 /**
- * Every file of the output, in a fixed order, made as it is asked for. Each record whose bytes are
- * new is checked against its response schema first; a record that breaks it is a problem, and the
- * whole run ends with BuildFailed before anything is swapped in.
+ * Every file of the output, in a fixed order, made as it is asked for. Each record is read whole
+ * again as it is published (facts.ts); one carried over gives its files without bytes: they are
+ * the live tree's. A record whose bytes are new is checked against its response schema first, and
+ * its references resolved: a problem there ends the run with BuildFailed before anything is swapped in.
  */
 export function* outputFiles(store: Store, schemas: SchemaSet, validators: Validators, problems: Problems, options: EmitOptions = {}): Generator<OutputFile> {
+  // Once there is a problem, nothing more is published; the records are still read, for the rest.
+  for (const file of allFiles(store, schemas, validators, problems, options)) if (problems.count === 0) yield file;
+  if (problems.count > 0) throw new BuildFailed(problems.list);
+}
+
+function* allFiles(store: Store, schemas: SchemaSet, validators: Validators, problems: Problems, options: EmitOptions): Generator<OutputFile> {
   const { pretty = false, published = {}, extra = new Map(), onRecord } = options;
+  const ctx = { store, schemas, validators, problems };
   const index: Record<string, string> = {};
   const total = [...schemas.kinds.keys()].reduce((n, kind) => n + store.valid(kind).length, 0);
   let done = 0;
@@ -81,10 +97,19 @@ export function* outputFiles(store: Store, schemas: SchemaSet, validators: Valid
     const validate = validators.response.get(kind)!;
     for (const entry of entries) {
       if (onRecord && ++done % 250 === 0) onRecord(done, total);
-      const body = serialise(entry.data, pretty);
-      const hash = hashBody(body);
       const idPath = apiPaths.record(kind, entry.id);
-      if (published[idPath] !== hash && !validate(entry.data)) {
+      if (entry.carry) {
+        // Unchanged, and so are its derived fields: its published files stay as they are.
+        yield carried(idPath, published);
+        if (info.byName) yield { ...carried(apiPaths.record(kind, entry.name), published), sameAs: idPath };
+        continue;
+      }
+      const before = problems.count;
+      const data = entry.partial ? unpark(entry, ctx) : entry.data;
+      if (!data || problems.count > before) continue; // its own problems say what is wrong with it
+      const body = serialise(data, pretty);
+      const hash = hashBody(body);
+      if (published[idPath] !== hash && !validate(data)) {
         for (const err of validate.errors ?? []) {
           const pointer = err.instancePath;
           problems.add({ ...at(entry.file, pointer), kind, record: entry.name, pointer, message: `the published record would break its schema: ${err.message}` });
@@ -108,9 +133,13 @@ export function* outputFiles(store: Store, schemas: SchemaSet, validators: Valid
   for (const [rel, body] of [...extra].sort(([a], [b]) => (a < b ? -1 : 1))) yield { rel, body };
 
   for (const type of store.valid('type')) {
-    for (const icon of typeIcons(store, type)) yield { rel: icon.path, body: renderTypeIcon(type, icon.versionGroup) };
+    for (const icon of typeIcons(store, type)) yield type.carry ? carried(icon.path, published) : { rel: icon.path, body: renderTypeIcon(type, icon.versionGroup) };
   }
   for (const form of store.valid('creature-form')) {
+    if (form.carry) {
+      for (const sprite of formSprites(store, form)) if (sprite.path) yield carried(sprite.path, published);
+      continue;
+    }
     const typeNames = (form.data.types ?? [])
       .slice()
       .sort((a: { slot: number }, b: { slot: number }) => a.slot - b.slot)
@@ -120,6 +149,5 @@ export function* outputFiles(store: Store, schemas: SchemaSet, validators: Valid
     }
   }
   onRecord?.(total, total);
-  if (problems.count > 0) throw new BuildFailed(problems.list);
 }
 

@@ -9,6 +9,7 @@ import { parseDocument } from 'yaml';
 import { positionAt } from './locate.ts';
 import { relativeTo } from './paths.ts';
 import type { Problems } from './problems.ts';
+import type { Remembered } from './facts.ts';
 
 export interface SourceFile {
   /** Path relative to the project (or the data folder's parent), with '/'. */
@@ -19,13 +20,15 @@ export interface SourceFile {
   /** The file name without its extension. */
   stem: string;
   text: string;
-  /** Hash of the text: what the build compares to know a file has not changed. */
+  /** Hash of the text: what the build compares to know a file has not changed ('' until it is read). */
   hash: string;
   size: number;
   mtimeMs: number;
   /** The parsed content; undefined when the file could not be read as a record. */
   value: unknown;
   parsed?: boolean;
+  /** What the last build remembered of this unchanged file, when the record is not read in full. */
+  known?: Remembered;
 }
 
 export const SOURCE_EXTENSIONS = ['yaml', 'yml', 'json'];
@@ -38,12 +41,14 @@ export type SourceStamp = [size: number, mtimeMs: number, hash: string];
 /**
  * Every source file with its hash. A file whose size and modification time match `known` keeps
  * its remembered hash and is not read now; the others are read (and their text kept for parsing).
+ * With nothing known, no file is read now: each is read, and hashed, as it is parsed.
  */
 export async function readSources(dataDir: string, problems: Problems, known: Record<string, SourceStamp> = {}): Promise<SourceFile[]> {
   const relRoot = path.dirname(dataDir);
   const found = await fg(`*/*.{${SOURCE_EXTENSIONS.join(',')}}`, { cwd: dataDir, onlyFiles: true, dot: false, stats: true });
   const out: SourceFile[] = [];
-  const fresh = Object.keys(known).length === 0;
+  // With nothing remembered every file is parsed, and is read only then (one at a time in memory).
+  const lazy = Object.keys(known).length === 0;
   // Plain synchronous reads: for many small files they beat the promise API several times over.
   for (const { path: name, stats } of found) {
     const abs = path.join(dataDir, name);
@@ -57,16 +62,17 @@ export async function readSources(dataDir: string, problems: Problems, known: Re
       out.push({ rel, abs, kind, stem, size, mtimeMs, text: '', hash: `oversized:${size}`, value: undefined });
       continue;
     }
+    if (lazy) {
+      out.push({ rel, abs, kind, stem, size, mtimeMs, text: '', hash: '', value: undefined });
+      continue;
+    }
     const stamp = known[rel];
     if (stamp && stamp[0] === size && stamp[1] === mtimeMs) {
       out.push({ rel, abs, kind, stem, size, mtimeMs, text: '', hash: stamp[2], value: undefined });
       continue;
     }
     const text = readText(abs);
-    const file: SourceFile = { rel, abs, kind, stem, size, mtimeMs, text, hash: hashText(text), value: undefined };
-    // With nothing remembered, every file will be parsed: parse it now and let its text go.
-    if (fresh) parseOne(file, problems);
-    out.push(file);
+    out.push({ rel, abs, kind, stem, size, mtimeMs, text, hash: hashText(text), value: undefined });
   }
   return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
 }
@@ -103,11 +109,13 @@ export function parseSources(files: SourceFile[], problems: Problems): void {
   for (const file of files) if (!file.parsed) parseOne(file, problems);
 }
 
-function parseOne(file: SourceFile, problems: Problems): void {
+export function parseOne(file: SourceFile, problems: Problems): void {
   file.parsed = true;
   if (!file.hash.startsWith('oversized:')) {
     try {
-      file.value = parse(sourceText(file), file.rel, problems);
+      const text = sourceText(file);
+      if (file.hash === '') file.hash = hashText(text);
+      file.value = parse(text, file.rel, problems);
     } catch (err) {
       // A parser that gives up in its own way (a stack too deep, say) still gives a plain problem.
       problems.add({ file: file.rel, line: 1, column: 1, pointer: '', message: `the file could not be read: ${(err as Error).message}` });

@@ -13,7 +13,8 @@ import path from 'node:path';
 
 export interface OutputFile {
   rel: string;
-  body: string | Buffer;
+  /** The bytes; left out for a file the live tree holds already (then `hash` says which). */
+  body?: string | Buffer;
   /** hashBody(body), when the caller has it already. */
   hash?: string;
   /** Another path of this tree holding the same bytes, emitted earlier (a record's id path). */
@@ -51,6 +52,8 @@ export function layout(outDir: string) {
     root,
     tree: (slot: Slot) => path.join(root, slot),
     manifest: (slot: Slot) => path.join(root, `${slot}.manifest.json`),
+    /** What the build remembered of its records (facts.ts), written just before the manifest. */
+    memory: (slot: Slot) => path.join(root, `${slot}.records`),
     lock: path.join(root, 'lock'),
   };
 }
@@ -84,7 +87,15 @@ export async function readLive(outDir: string): Promise<Live> {
   return { slot, manifest: slot === 'a' || slot === 'b' ? await readManifest(layout(outDir).manifest(slot)) : undefined };
 }
 
-export const hashBody = (body: string | Buffer) => createHash('sha1').update(body).digest('base64url');
+/** What the build of the live tree remembered of its records, if anything. */
+export async function readMemory(outDir: string, live: Live): Promise<string | undefined> {
+  if (live.slot !== 'a' && live.slot !== 'b') return undefined;
+  return fs.readFile(layout(outDir).memory(live.slot), 'utf8').catch(() => undefined);
+}
+
+/** A file's identity in a manifest: its size and a hash of its bytes. */
+export const hashBody = (body: string | Buffer) => `${Buffer.byteLength(body)}.${createHash('sha1').update(body).digest('base64url')}`;
+const sizeOf = (hash: string) => Number(hash.slice(0, hash.indexOf('.')));
 
 /** Removes a tree without waiting for it: deleting many files costs as much as writing them. */
 async function discard(dir: string, root: string): Promise<void> {
@@ -133,7 +144,7 @@ export interface Tree {
    * Puts every file in place and swaps the tree in; `abort` instead leaves dist as it was. With
    * `plain`, the tree itself becomes the output folder: a real folder, for a host to publish.
    */
-  commit(id: Inputs, files: Iterable<OutputFile>, plain?: boolean): Promise<PublishResult>;
+  commit(id: Inputs, files: Iterable<OutputFile>, plain?: boolean, memory?: () => string): Promise<PublishResult>;
   abort(): Promise<void>;
 }
 
@@ -166,6 +177,7 @@ export async function openTree(outDir: string, known?: Live, concurrency = 64): 
     };
 
     const dirs = new Map<string, Promise<unknown>>();
+    let preparing: Promise<unknown> = Promise.resolve();
     for (const rel of Object.keys(existing)) dirs.set(path.posix.dirname(rel), Promise.resolve());
     const ensureDir = (dir: string) => {
       let made = dirs.get(dir);
@@ -173,7 +185,7 @@ export async function openTree(outDir: string, known?: Live, concurrency = 64): 
       return made;
     };
 
-    const commit = async (id: Inputs, files: Iterable<OutputFile>, plain = false): Promise<PublishResult> => {
+    const commit = async (id: Inputs, files: Iterable<OutputFile>, plain = false, memory?: () => string): Promise<PublishResult> => {
       const result: PublishResult = { files: 0, bytes: 0, written: 0, linked: 0, removed: 0 };
       const next: Record<string, string> = {};
       const done = new Map<string, Promise<void>>();
@@ -190,11 +202,13 @@ export async function openTree(outDir: string, known?: Live, concurrency = 64): 
           await fs.link(path.join(liveTree, file.rel), target);
           result.linked++;
         } else {
+          if (file.body === undefined) throw new Error(`no bytes for ${file.rel}, and the live tree does not hold them`);
           await fs.writeFile(target, file.body);
           result.written++;
         }
       };
       const failures: unknown[] = [];
+      const failed = new Set<string>();
       const schedule = async (file: OutputFile, hash: string) => {
         const job = place(file, hash);
         // Kept until it settles: a file with the same bytes may wait for it to link to it.
@@ -208,6 +222,7 @@ export async function openTree(outDir: string, known?: Live, concurrency = 64): 
           (err) => {
             inFlight.delete(job);
             done.delete(file.rel);
+            failed.add(file.rel);
             failures.push(err);
           },
         );
@@ -223,26 +238,39 @@ export async function openTree(outDir: string, known?: Live, concurrency = 64): 
         await distrust();
         for (const file of waiting.splice(0)) await schedule(file, next[file.rel]!);
       };
-      for (const file of files) {
-        const hash = file.hash ?? hashBody(file.body);
-        next[file.rel] = hash;
-        result.files++;
-        result.bytes += Buffer.byteLength(file.body);
-        if (!diverged && liveFiles[file.rel] === hash) {
-          if (existing[file.rel] !== hash) waiting.push({ rel: file.rel, body: '', hash });
-          continue;
+      try {
+        for (const file of files) {
+          const hash = file.hash ?? hashBody(file.body!);
+          next[file.rel] = hash;
+          result.files++;
+          result.bytes += sizeOf(hash);
+          if (!diverged && liveFiles[file.rel] === hash) {
+            if (existing[file.rel] !== hash) waiting.push({ rel: file.rel, hash });
+            continue;
+          }
+          if (!diverged) await diverge();
+          if (existing[file.rel] !== hash) await schedule(file, hash);
         }
-        if (!diverged) await diverge();
-        if (existing[file.rel] !== hash) await schedule(file, hash);
+      } catch (err) {
+        // The build failed part way (a problem found while publishing, a failed write). The files
+        // placed so far are recorded, so that the next build of this tree starts from them.
+        if (diverged) {
+          await Promise.allSettled(inFlight);
+          const state = { ...existing, ...next };
+          for (const rel of failed) delete state[rel];
+          await writeManifest(where, slot, { key: '', tool: id.tool, sources: {}, files: state });
+        }
+        throw err;
       }
       if (!diverged && !plain && liveTree && Object.keys(liveFiles).length === result.files) {
         // Same bytes as the live tree: record the new inputs, write no file.
-        await writeManifest(where.manifest(live as Slot), { ...id, files: liveFiles });
+        await writeManifest(where, live as Slot, { ...id, files: liveFiles }, memory);
         return { ...result, unchanged: result.files };
       }
       if (!diverged) await diverge();
       await Promise.allSettled(inFlight);
       if (failures.length) throw failures[0];
+      await preparing;
       await Promise.all(dirs.values());
 
       const gone = Object.keys(existing).filter((rel) => next[rel] === undefined);
@@ -258,7 +286,7 @@ export async function openTree(outDir: string, known?: Live, concurrency = 64): 
         await fs.rename(tree, outDir);
         return result;
       }
-      await writeManifest(where.manifest(slot), { ...id, files: next });
+      await writeManifest(where, slot, { ...id, files: next }, memory);
 
       // The swap: one rename of a link. A plain folder left from elsewhere is moved aside first.
       const link = path.join(where.root, `link-${process.pid}`);
@@ -273,16 +301,22 @@ export async function openTree(outDir: string, known?: Live, concurrency = 64): 
     const close = async () => {
       if (!open) return;
       open = false;
+      await preparing;
       await Promise.allSettled(dirs.values());
       await unlock();
     };
     return {
       prepare: (list) => {
-        for (const dir of list) ensureDir(dir).catch(() => {});
+        // A few at a time: thousands of waiting requests would hold memory and hold up every other file operation.
+        const next = list[Symbol.iterator]();
+        const worker = async () => {
+          for (let dir = next.next(); !dir.done; dir = next.next()) await ensureDir(dir.value).catch(() => {});
+        };
+        preparing = Promise.all(Array.from({ length: 8 }, worker));
       },
-      commit: async (id, files, plain) => {
+      commit: async (id, files, plain, memory) => {
         try {
-          return await commit(id, files, plain);
+          return await commit(id, files, plain, memory);
         } finally {
           await close();
         }
@@ -295,9 +329,15 @@ export async function openTree(outDir: string, known?: Live, concurrency = 64): 
   }
 }
 
-async function writeManifest(file: string, manifest: Manifest): Promise<void> {
-  await fs.writeFile(`${file}.tmp`, JSON.stringify(manifest));
-  await fs.rename(`${file}.tmp`, file);
+/** Writes a tree's memory (when there is one) and then its manifest, each by a rename. */
+async function writeManifest(where: ReturnType<typeof layout>, slot: Slot, manifest: Manifest, memory?: () => string): Promise<void> {
+  const put = async (file: string, text: string) => {
+    await fs.writeFile(`${file}.tmp`, text);
+    await fs.rename(`${file}.tmp`, file);
+  };
+  if (memory) await put(where.memory(slot), memory());
+  else await fs.rm(where.memory(slot), { force: true });
+  await put(where.manifest(slot), JSON.stringify(manifest));
 }
 
 async function pruneEmptyDirs(tree: string, removed: string[]): Promise<void> {

@@ -8,11 +8,13 @@ import { at, show } from './validate.ts';
 
 export function resolve(store: Store, schemas: SchemaSet, problems: Problems): void {
   for (const [kind, info] of schemas.kinds) {
-    for (const entry of store.valid(kind)) {
-      for (const site of info.refSites) {
-        visit(entry.data, site.path, 0, [], (value, segs) => resolveOne(store, entry, site, value, segs, problems));
-      }
-    }
+    for (const entry of store.valid(kind)) resolveEntry(store, info.refSites, entry, problems);
+  }
+}
+
+export function resolveEntry(store: Store, sites: readonly RefSite[], entry: Entry, problems: Problems): void {
+  for (const site of sites) {
+    visit(entry.data, site.path, 0, [], (value, segs) => resolveOne(store, entry, site, value, segs, problems));
   }
 }
 
@@ -25,16 +27,27 @@ type Visitor = (value: unknown, at: (string | number)[]) => unknown;
 export function visit(value: any, path: readonly string[], i: number, segs: (string | number)[], fn: Visitor): unknown {
   if (i === path.length) return fn(value, segs);
   if (value === null || typeof value !== 'object') return value;
+  // Loops rather than a helper closure: this runs for every reference of every record.
   const seg = path[i]!;
-  const step = (key: string | number) => {
-    segs.push(key);
-    value[key] = visit(value[key], path, i + 1, segs, fn);
-    segs.pop();
-  };
-  if (seg === '*') {
-    if (Array.isArray(value)) for (let k = 0; k < value.length; k++) step(k);
-    else for (const k of Object.keys(value)) step(k);
-  } else if (Object.hasOwn(value, seg)) step(seg);
+  if (seg !== '*') {
+    if (Object.hasOwn(value, seg)) {
+      segs.push(seg);
+      value[seg] = visit(value[seg], path, i + 1, segs, fn);
+      segs.pop();
+    }
+  } else if (Array.isArray(value)) {
+    for (let k = 0; k < value.length; k++) {
+      segs.push(k);
+      value[k] = visit(value[k], path, i + 1, segs, fn);
+      segs.pop();
+    }
+  } else {
+    for (const k of Object.keys(value)) {
+      segs.push(k);
+      value[k] = visit(value[k], path, i + 1, segs, fn);
+      segs.pop();
+    }
+  }
   return value;
 }
 

@@ -14,6 +14,19 @@ export interface Entry {
   data: Data;
   /** False when the record broke its schema; it is indexed but not resolved or published. */
   valid: boolean;
+  /**
+   * True when `data` holds only the record's facts (facts.ts), resolved and then derived: the
+   * whole record waits in `source`, or, for a record the last build remembered, in its file.
+   */
+  partial?: boolean;
+  /** The whole record as checked, as JSON, until it is published. */
+  source?: string;
+  /** Its facts as JSON, taken before references are resolved. */
+  facts?: string;
+  /** Hash of its derived fields, once derived. */
+  derived?: string;
+  /** Its published files are the live tree's, unchanged: it is not read or written again. */
+  carry?: boolean;
 }
 
 export class Store {

@@ -3,7 +3,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { closest } from 'fastest-levenshtein';
-import { sourceText, type SourceFile } from './load.ts';
+import { parseOne, sourceText, type SourceFile } from './load.ts';
 import { locate } from './locate.ts';
 import type { Problems } from './problems.ts';
 import { SLUG, type SchemaSet } from './schemas.ts';
@@ -30,7 +30,11 @@ export function compileValidators(schemas: SchemaSet): Validators {
   return { source, response };
 }
 
-export function validate(files: SourceFile[], schemas: SchemaSet, validators: Validators, baseUrl: string, problems: Problems): Store {
+/**
+ * Parses each file not yet parsed, checks it and indexes its record. `onRecord` is given each record
+ * that passed its schema as soon as it has (the build sets the record aside there, keeping memory low).
+ */
+export function validate(files: SourceFile[], schemas: SchemaSet, validators: Validators, baseUrl: string, problems: Problems, onRecord?: (entry: Entry) => void): Store {
   const store = new Store(baseUrl, schemas.kinds.keys());
   const kindNames = [...schemas.kinds.keys()];
   for (const file of files) {
@@ -46,7 +50,15 @@ export function validate(files: SourceFile[], schemas: SchemaSet, validators: Va
       });
       continue;
     }
+    if (file.known) {
+      // Unchanged since the last build, and valid then: it enters with its facts alone.
+      const known = file.known;
+      add(store, { kind: file.kind, id: known.id, name: file.stem, file, data: JSON.parse(known.facts), valid: true, partial: true, facts: known.facts }, problems);
+      continue;
+    }
+    if (!file.parsed) parseOne(file, problems);
     const value = file.value;
+    file.value = undefined;
     if (value === undefined) {
       store.markBroken(file.kind, file.stem);
       continue;
@@ -80,16 +92,23 @@ export function validate(files: SourceFile[], schemas: SchemaSet, validators: Va
       });
       entry.valid = false;
     }
-    const clash = store.add(entry);
-    if (clash.id) {
-      problems.add({ ...at(file, '/id'), kind: file.kind, record: entry.name, pointer: '/id', message: `id ${entry.id} is already used by ${clash.id.file.rel}`, hint: 'every record of a kind needs its own id' });
-    }
-    if (clash.name) {
-      problems.add({ ...at(file, '/name'), kind: file.kind, record: entry.name, pointer: '/name', message: `name "${entry.name}" is already used by ${clash.name.file.rel}`, hint: 'every record of a kind needs its own name' });
-    }
+    if (entry.valid) onRecord?.(entry);
+    add(store, entry, problems);
   }
   store.seal();
   return store;
+}
+
+/** Indexes an entry; a taken id or name is a problem. */
+function add(store: Store, entry: Entry, problems: Problems): void {
+  const { file } = entry;
+  const clash = store.add(entry);
+  if (clash.id) {
+    problems.add({ ...at(file, '/id'), kind: file.kind, record: entry.name, pointer: '/id', message: `id ${entry.id} is already used by ${clash.id.file.rel}`, hint: 'every record of a kind needs its own id' });
+  }
+  if (clash.name) {
+    problems.add({ ...at(file, '/name'), kind: file.kind, record: entry.name, pointer: '/name', message: `name "${entry.name}" is already used by ${clash.name.file.rel}`, hint: 'every record of a kind needs its own name' });
+  }
 }
 
 export function at(file: SourceFile, pointer: string, key = false) {

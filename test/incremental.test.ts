@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildWorld, fixtureWorld, snapshot, tempDir } from './helpers.ts';
+import { buildProblems, buildWorld, fixtureWorld, snapshot, tempDir } from './helpers.ts';
 
 /** A clean build of `data` in a fresh folder. */
 async function clean(data: string) {
@@ -61,6 +61,60 @@ describe('incremental builds', () => {
     expect(fs.existsSync(path.join(w.out, 'api/v2/characteristic/likes-to-run/index.json'))).toBe(false);
     expect(fs.existsSync(path.join(w.out, 'api/v2/item/potion/index.json'))).toBe(false);
     expect(JSON.parse(fs.readFileSync(path.join(w.out, 'api/v2/item/1/index.json'), 'utf8')).name).toBe('tonic');
+  });
+
+  it('reads only the changed files and the records whose derived fields change', async () => {
+    const w = await fixtureWorld();
+    const sources = (await buildWorld({ dataDir: w.data, outDir: w.out })).parsed;
+    const file = (rel: string) => path.join(w.data, rel);
+    // [what, change, most source files the rebuild may parse]
+    const changes: Array<[string, () => void, number]> = [
+      // Its forms gain female sprites: the forms are read in full, nothing else.
+      ['a species comes to differ by gender', () => edit(file('creature-species/shadewisp.yaml'), /^has_gender_differences: false$/m, 'has_gender_differences: true'), 3],
+      // The type lists change, and so do the types of the forms that take their creature's.
+      ['a creature changes type', () => edit(file('creature/tidefin.yaml'), /type: water$/m, 'type: steel'), 6],
+      ['an area moves to another location', () => edit(file('location-area/tide-cove-shore.yaml'), /^location: tide-cove$/m, 'location: ember-peak'), 3],
+      ['an encounter changes (derived within its own area)', () => edit(file('location-area/ember-peak-base.yaml'), /chance: 30$/m, 'chance: 40'), 1],
+      ['a nature is added', () => fs.writeFileSync(file('nature/bold.yaml'), 'id: 9\nname: bold\nincreased_stat: defense\ndecreased_stat: attack\n'), 4],
+      // A renumbered record: every kind that may refer to versions is read again.
+      ['a version is renumbered', () => edit(file('version/dawn.yaml'), /^id: 1$/m, 'id: 7'), sources],
+    ];
+    for (const [what, change, most] of changes) {
+      change();
+      const result = await buildWorld({ dataDir: w.data, outDir: w.out });
+      expect(result.parsed, what).toBeLessThanOrEqual(most);
+      expect(await snapshot(w.out), what).toEqual(await clean(w.data));
+    }
+    // A record others refer to is removed: the rebuild finds every broken reference a clean build finds.
+    const before = await snapshot(w.out);
+    fs.rmSync(file('version/dusk.yaml'));
+    const problems = await buildProblems({ dataDir: w.data, outDir: w.out });
+    const copy = await tempDir();
+    fs.cpSync(w.data, path.join(copy, 'data'), { recursive: true });
+    const fresh = await buildProblems({ dataDir: path.join(copy, 'data'), outDir: path.join(copy, 'dist') });
+    expect(fresh.length).toBeGreaterThan(0);
+    expect(problems).toEqual(fresh);
+    expect(await snapshot(w.out)).toEqual(before);
+  });
+
+  it('after a build that failed while publishing, starts from the files it had placed', async () => {
+    const w = await fixtureWorld();
+    const file = (rel: string) => path.join(w.data, rel);
+    await buildWorld({ dataDir: w.data, outDir: w.out });
+    edit(file('creature/tidefin.yaml'), /type: water$/m, 'type: steel');
+    await buildWorld({ dataDir: w.data, outDir: w.out }); // both trees are filled now
+    const live = await snapshot(w.out);
+    // A change that publishing takes up first, then a reference found broken only while publishing.
+    edit(file('creature/tidefin.yaml'), /type: steel$/m, 'type: grass');
+    edit(file('move/quick-strike.yaml'), /language: fr$/m, 'language: frr');
+    const problems = await buildProblems({ dataDir: w.data, outDir: w.out });
+    expect(problems, JSON.stringify(problems)).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ file: 'data/move/quick-strike.yaml', line: 7, pointer: '/names/1/language', message: 'there is no language named "frr"' });
+    expect(await snapshot(w.out)).toEqual(live);
+    edit(file('move/quick-strike.yaml'), /language: frr$/m, 'language: fr');
+    const result = await buildWorld({ dataDir: w.data, outDir: w.out });
+    expect(result.written + result.linked).toBeLessThan(20);
+    expect(await snapshot(w.out)).toEqual(await clean(w.data));
   });
 
   it('writes nothing when nothing changed', async () => {

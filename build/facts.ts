@@ -1,0 +1,187 @@
+// What the build keeps of each record while it works, and what it remembers of it for the next build.
+//
+// A record takes part in other records' derived fields only through a few of its fields, its facts
+// (the fields `derivations` read). Once checked, a record is set aside as JSON (`park`), and the
+// build goes on with its facts alone: references in them are resolved, the derivations run over all
+// records, and only when a record is published is it read whole again (`unpark`), its other
+// references resolved and its derived fields added. The build holds one whole record at a time.
+//
+// Beside the live tree's manifest the build leaves, per source file: its hash, the record's id, its
+// facts and a hash of its derived fields. A rebuild reads only the files that changed; every other
+// record enters with its facts alone and, when its derived fields come out as before, keeps its
+// published files, carried over from the live tree — otherwise it is read from its file when
+// published. When records are removed or renumbered, every kind that may refer to theirs is read
+// again, so that those references are resolved, or reported, anew.
+import { crossDerived, deriveOwn, factFields } from './derive.ts';
+import { serialise } from './emit.ts';
+import { hashText, parseOne, parseSources, sourceText, type SourceFile } from './load.ts';
+import { apiPaths } from './paths.ts';
+import type { Problems } from './problems.ts';
+import { resolveEntry } from './resolve.ts';
+import type { RefSite, SchemaSet } from './schemas.ts';
+import type { Data, Entry, Store } from './store.ts';
+import type { Validators } from './validate.ts';
+
+export interface Remembered {
+  hash: string;
+  id: number;
+  /** Hash of the record's derived fields. */
+  derived: string;
+  /** Its facts, as JSON. */
+  facts: string;
+}
+
+/** What the memory must match to be used: the tool and the options, and the live tree's key. */
+export interface MemoryHeader {
+  settings: string;
+  key: string;
+}
+
+const FORMAT = 'records 1';
+
+/** One line per record: path, hash, id, derived hash and facts, separated by tabs. */
+export function formatMemory(header: MemoryHeader, store: Store): string {
+  const lines = [JSON.stringify({ format: FORMAT, ...header })];
+  for (const kind of store.kinds()) {
+    for (const e of store.valid(kind)) {
+      if (!/[\t\n]/.test(e.file.rel)) lines.push(`${e.file.rel}\t${e.file.hash}\t${e.id}\t${e.derived ?? ''}\t${e.facts ?? '{}'}`);
+    }
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** The records remembered, by source path; undefined when there is no memory or it is not for this build. */
+export function parseMemory(text: string | undefined, expected: MemoryHeader): Map<string, Remembered> | undefined {
+  if (!text) return undefined;
+  const lines = text.split('\n');
+  try {
+    const header = JSON.parse(lines[0]!);
+    if (header?.format !== FORMAT || header.settings !== expected.settings || header.key !== expected.key) return undefined;
+  } catch {
+    return undefined;
+  }
+  const out = new Map<string, Remembered>();
+  for (let i = 1; i < lines.length; i++) {
+    if (!lines[i]) continue;
+    const [rel, hash, id, derived, facts] = lines[i]!.split('\t');
+    if (facts === undefined || !Number.isInteger(Number(id))) return undefined;
+    out.set(rel!, { hash: hash!, id: Number(id), derived: derived!, facts });
+  }
+  return out;
+}
+
+const memo = <T>(make: (kind: string) => T) => {
+  const cache = new Map<string, T>();
+  return (kind: string) => {
+    let value = cache.get(kind);
+    if (value === undefined) cache.set(kind, (value = make(kind)));
+    return value;
+  };
+};
+const factsOf = memo(factFields);
+/** Fields a published record takes from its facts as the build left them: resolved, or derived. */
+const overlaid = memo((kind) => new Set([...factFields(kind), ...crossDerived(kind)]));
+
+/** Sets a checked record aside as JSON; it goes on with its facts (taken now, before resolution). */
+export function park(entry: Entry): void {
+  const facts: Data = {};
+  for (const field of factsOf(entry.kind)) if (entry.data[field] !== undefined) facts[field] = entry.data[field];
+  entry.facts = JSON.stringify(facts);
+  entry.source = JSON.stringify(entry.data);
+  entry.data = JSON.parse(entry.facts);
+  entry.partial = true;
+}
+
+const kindOfPath = (rel: string) => rel.split('/').at(-2) ?? '';
+
+/**
+ * Decides which files are read — the changed ones, and every file of a kind that may refer to a kind
+ * whose records were removed or renumbered. The others get what was remembered of them (`known`).
+ */
+export function reuse(files: SourceFile[], memory: Map<string, Remembered>, schemas: SchemaSet, problems: Problems): void {
+  const changed = new Set(files.filter((f) => memory.get(f.rel)?.hash !== f.hash));
+  parseSources([...changed], problems);
+  const moved = new Set<string>();
+  const present = new Set(files.map((f) => f.rel));
+  for (const rel of memory.keys()) if (!present.has(rel)) moved.add(kindOfPath(rel));
+  for (const file of changed) {
+    const before = memory.get(file.rel);
+    if (before && (file.value as Data | undefined)?.id !== before.id) moved.add(file.kind);
+  }
+  const referring = new Set(
+    [...schemas.kinds.values()].filter((info) => info.refSites.some((site) => ('kind' in site ? [site.kind] : site.kinds).some((k) => moved.has(k)))).map((info) => info.kind),
+  );
+  for (const file of files) {
+    if (changed.has(file) || referring.has(file.kind)) continue;
+    file.known = memory.get(file.rel);
+    file.text = '';
+  }
+}
+
+/**
+ * Once derived: hashes every record's derived fields, and marks to be carried over each record that
+ * entered from memory, whose derived fields came out as before, and whose files the live tree holds.
+ */
+export function settle(store: Store, schemas: SchemaSet, published: Record<string, string>): void {
+  for (const [kind, info] of schemas.kinds) {
+    const fields = crossDerived(kind);
+    for (const entry of store.valid(kind)) {
+      const derived: Data = {};
+      for (const field of fields) derived[field] = entry.data[field];
+      entry.derived = fields.length ? hashText(serialise(derived)) : '';
+      entry.carry =
+        entry.file.known !== undefined &&
+        entry.derived === entry.file.known.derived &&
+        published[apiPaths.record(kind, entry.id)] !== undefined &&
+        (!info.byName || published[apiPaths.record(kind, entry.name)] !== undefined);
+    }
+  }
+}
+
+interface Context {
+  store: Store;
+  schemas: SchemaSet;
+  validators: Validators;
+  problems: Problems;
+}
+
+/** References outside the overlaid fields: the ones resolved when the record is published. */
+const laterSites = new Map<string, RefSite[]>();
+
+/**
+ * The whole record, for publishing: from its parked JSON (or its file, for a record that entered
+ * from memory), with its facts as resolved and its derived fields as derived, its other references
+ * resolved and its own derivations done. Undefined, with a problem, if it cannot be had.
+ */
+export function unpark(entry: Entry, { store, schemas, validators, problems }: Context): Data | undefined {
+  const data = entry.source !== undefined ? (JSON.parse(entry.source) as Data) : reread(entry, validators, problems);
+  if (!data) return undefined;
+  entry.source = undefined;
+  const partial = entry.data;
+  for (const field of overlaid(entry.kind)) if (partial[field] !== undefined) data[field] = partial[field];
+  let sites = laterSites.get(entry.kind);
+  if (!sites) laterSites.set(entry.kind, (sites = schemas.kinds.get(entry.kind)!.refSites.filter((s) => !overlaid(entry.kind).has(s.path[0]!))));
+  entry.data = data;
+  resolveEntry(store, sites, entry, problems);
+  deriveOwn(entry, problems, store);
+  entry.data = partial;
+  return data;
+}
+
+/** A remembered record's file, read again: it must be as it was when the build began. */
+function reread(entry: Entry, validators: Validators, problems: Problems): Data | undefined {
+  const file = entry.file;
+  file.known = undefined;
+  if (hashText(sourceText(file)) !== file.hash) {
+    problems.add({ file: file.rel, line: 1, column: 1, pointer: '', message: 'the file changed while the build was reading it', hint: 'build again' });
+    return undefined;
+  }
+  parseOne(file, problems);
+  const data = file.value as Data | undefined;
+  file.value = undefined;
+  if (!data || typeof data !== 'object' || !validators.source.get(entry.kind)!(data)) {
+    problems.add({ file: file.rel, line: 1, column: 1, pointer: '', message: 'the file no longer reads as it did when the build began', hint: 'build again' });
+    return undefined;
+  }
+  return data;
+}

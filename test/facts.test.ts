@@ -1,0 +1,81 @@
+// Each derivation names the fields it reads, and a rebuild trusts that: records that did not change
+// take part through those fields alone (build/facts.ts). Here every derivation is run with nothing
+// but its declared fields of every record, and must give what it gives with the full records.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { schemaSet } from '../build/build.ts';
+import { derivations } from '../build/derive.ts';
+import { serialise } from '../build/emit.ts';
+import { formatMemory, park, parseMemory } from '../build/facts.ts';
+import { readSources } from '../build/load.ts';
+import { defaultDataDir } from '../build/paths.ts';
+import { Problems } from '../build/problems.ts';
+import { resolve } from '../build/resolve.ts';
+import { Store, type Data, type Entry } from '../build/store.ts';
+import { validate } from '../build/validate.ts';
+import { BASE, fixturesDir } from './helpers.ts';
+
+/** The records of a world as their schemas leave them: checked and defaulted, not yet resolved. */
+async function checked(dataDir: string, onRecord?: (entry: Entry) => void): Promise<Store> {
+  const { schemas, validators } = schemaSet();
+  const problems = new Problems();
+  const files = await readSources(dataDir, problems);
+  const store = validate(files, schemas, validators, BASE, problems, onRecord);
+  expect(problems.list).toEqual([]);
+  return store;
+}
+
+/** A copy of `store`, resolved, whose records hold only the fields `pick(kind)` names (all without `pick`). */
+function projected(store: Store, pick?: (kind: string) => readonly string[]): Store {
+  const out = new Store(store.baseUrl, store.kinds());
+  for (const kind of store.kinds()) {
+    for (const entry of store.valid(kind)) {
+      const data: Data = {};
+      for (const field of pick ? pick(kind) : Object.keys(entry.data)) if (entry.data[field] !== undefined) data[field] = structuredClone(entry.data[field]);
+      out.add({ ...entry, data });
+    }
+  }
+  out.seal();
+  resolve(out, schemaSet().schemas, new Problems());
+  return out;
+}
+
+const worlds = [
+  ['the shipped world', defaultDataDir],
+  ['the starter fixture', path.join(fixturesDir, 'starter')],
+] as const;
+
+describe.each(worlds)('in %s, each derivation', (_, dataDir) => {
+  it('gives the same with only the fields it declares as with whole records', async () => {
+    const source = await checked(dataDir);
+    let compared = 0;
+    for (const [key, derivation] of Object.entries(derivations)) {
+      if (!derivation.run) continue;
+      const [kind, field] = key.split('.') as [string, string];
+      const facts = projected(source, (k) => derivation.reads[k] ?? []);
+      const whole = projected(source);
+      derivation.run({ store: facts, problems: new Problems() });
+      derivation.run({ store: whole, problems: new Problems() });
+      for (const entry of whole.valid(kind)) {
+        expect(serialise(facts.get(kind, entry.id)!.data[field] ?? null), `${key} of ${entry.name}`).toBe(serialise(entry.data[field] ?? null));
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(100);
+  });
+});
+
+describe('what a build remembers', () => {
+  it('reads back as written, and only for the build it was written for', async () => {
+    const store = await checked(path.join(fixturesDir, 'starter'), park);
+    const header = { settings: 's', key: 'k' };
+    const text = formatMemory(header, store);
+    const memory = parseMemory(text, header)!;
+    const records = store.kinds().flatMap((k) => store.valid(k));
+    expect(memory.size).toBe(records.length);
+    for (const e of records) expect(memory.get(e.file.rel)).toEqual({ hash: e.file.hash, id: e.id, derived: '', facts: e.facts });
+    expect(parseMemory(text, { settings: 's', key: 'other' })).toBeUndefined();
+    expect(parseMemory(text, { settings: 'other', key: 'k' })).toBeUndefined();
+    expect(parseMemory(text.slice(0, text.indexOf('\n') + 20), header)).toBeUndefined();
+  });
+});
