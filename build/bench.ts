@@ -1,8 +1,9 @@
 // `npm run bench [-- --scales 1,10 --runs 3]`: times the build against the write floor — a minimal
-// script that makes the same folders and writes the same bytes to the same paths, with the same
-// concurrency, and nothing else — in one run, on worlds from gen-world.ts. Each measurement runs in
-// a fresh process that reports its own time and peak memory. Prints a table and writes the same
-// figures as JSON to bench-results/bench.json.
+// script that makes the same folders and writes the same bytes to the same paths (in the build's
+// order, linking where the build links, with the same concurrency) and does nothing else — in one
+// run, on worlds from gen-world.ts. Each measurement runs in a fresh process that reports its own
+// time and peak memory; builds and floors take turns. Prints a table and writes the same figures as
+// JSON to bench-results/bench.json.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,6 +11,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
 import { pathToFileURL } from 'node:url';
+import { readLive } from './output.ts';
 import { projectRoot } from './paths.ts';
 
 const BASE = 'http://localhost:3000';
@@ -28,21 +30,38 @@ interface Sample {
 /** Runs one measurement in a fresh process, after the disk has written out what earlier runs left. */
 function child(args: string[]): Sample {
   execFileSync('sync');
-  const out = execFileSync(process.execPath, ['--import', 'tsx', here, 'child', ...args], { cwd: projectRoot, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const out = execFileSync(process.execPath, ['--import', 'tsx', here, 'child', ...args], {
+    cwd: projectRoot,
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
   return JSON.parse(out.trim().split('\n').at(-1)!);
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const rm = (dir: string) => execFileSync('rm', ['-rf', dir]);
 
-/** Every file of a tree with its bytes, saved for the floor script to write back. */
-function collect(tree: string, file: string): void {
-  const files: Array<[string, Buffer]> = [];
-  for (const e of fs.readdirSync(tree, { recursive: true, withFileTypes: true })) {
-    if (e.isFile()) files.push([path.relative(tree, path.join(e.parentPath, e.name)), fs.readFileSync(path.join(e.parentPath, e.name))]);
-  }
+/**
+ * Every file of a built tree with its bytes, in the order the build wrote them (its manifest's), saved
+ * for the floor script to write back.
+ */
+async function collect(out: string, file: string): Promise<void> {
+  const { manifest } = await readLive(out);
+  if (!manifest) throw new Error(`${out} has no manifest`);
+  // A path the build made as a hard link to an earlier one (a record's name path) is linked here too.
+  const seen = new Map<number, string>();
+  const files = Object.keys(manifest.files).map((rel): FloorFile => {
+    const ino = fs.statSync(path.join(out, rel)).ino;
+    const first = seen.get(ino);
+    if (first) return [rel, first];
+    seen.set(ino, rel);
+    return [rel, fs.readFileSync(path.join(out, rel))];
+  });
   fs.writeFileSync(file, v8.serialize(files));
 }
+
+/** A path and its bytes, or the earlier path it is a hard link to. */
+type FloorFile = [string, Buffer | string];
 
 async function childMain(mode: string, a: string, b: string): Promise<void> {
   const started = performance.now();
@@ -50,24 +69,47 @@ async function childMain(mode: string, a: string, b: string): Promise<void> {
   if (mode === 'build') {
     const { build } = await import('./build.ts');
     const r = await build({ dataDir: a, outDir: b, baseUrl: BASE });
-    sample = { files: r.files, written: r.written, linked: r.linked, bytes: r.bytes, records: Object.values(r.records).reduce((x, y) => x + y, 0) };
+    sample = {
+      files: r.files,
+      written: r.written,
+      linked: r.linked,
+      bytes: r.bytes,
+      records: Object.values(r.records).reduce((x, y) => x + y, 0),
+    };
   } else if (mode === 'floor') {
-    // The floor: the same folders and bytes, written with the same concurrency as the build.
-    const files = v8.deserialize(fs.readFileSync(a)) as Array<[string, Buffer]>;
+    // The floor: the same folders and bytes, made the way the build makes them — folders a few at a
+    // time from the start, files 64 at a time, each after its folder.
+    const files = v8.deserialize(fs.readFileSync(a)) as FloorFile[];
     const t = performance.now();
     const dirs = new Map<string, Promise<unknown>>();
     const mkdir = (d: string) => dirs.get(d) ?? (dirs.set(d, fs.promises.mkdir(path.join(b, d), { recursive: true })), dirs.get(d)!);
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 64 }, async () => {
-        while (next < files.length) {
-          const [rel, body] = files[next++]!;
+    const pool = (size: number, items: unknown[], work: (i: number) => Promise<unknown>) => {
+      let next = 0;
+      return Promise.all(
+        Array.from({ length: size }, async () => {
+          while (next < items.length) await work(next++);
+        }),
+      );
+    };
+    const folders = [...new Set(files.map(([rel]) => path.dirname(rel)))];
+    const written = new Map<string, Promise<void>>();
+    await Promise.all([
+      pool(8, folders, (i) => mkdir(folders[i]!)),
+      pool(64, files, (i) => {
+        const [rel, body] = files[i]!;
+        const place = async () => {
           await mkdir(path.dirname(rel));
-          await fs.promises.writeFile(path.join(b, rel), body);
-        }
+          if (typeof body === 'string') {
+            await written.get(body);
+            await fs.promises.link(path.join(b, body), path.join(b, rel));
+          } else await fs.promises.writeFile(path.join(b, rel), body);
+        };
+        const done = place();
+        written.set(rel, done);
+        return done;
       }),
-    );
-    sample = { files: files.length, bytes: files.reduce((s, [, body]) => s + body.length, 0) };
+    ]);
+    sample = { files: files.length };
     console.log(JSON.stringify({ ...sample, ms: performance.now() - t, rssMb: process.resourceUsage().maxRSS / 1024 }));
     return;
   }
@@ -81,18 +123,30 @@ async function childMain(mode: string, a: string, b: string): Promise<void> {
 function editOneRecord(dataDir: string, round: number): void {
   const file = path.join(dataDir, 'move', 'move-00007.yaml');
   const text = fs.readFileSync(file, 'utf8');
-  fs.writeFileSync(file, text.replace(/^type: .*$/m, `type: ${round % 2 ? 'fire' : 'water'}`).replace(/Move 7 \(en\)( round \d+)?/, `Move 7 (en) round ${round}`));
+  fs.writeFileSync(
+    file,
+    text
+      .replace(/^type: .*$/m, `type: ${round % 2 ? 'fire' : 'water'}`)
+      .replace(/Move 7 \(en\)( round \d+)?/, `Move 7 (en) round ${round}`),
+  );
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ args: process.argv.slice(2), options: { scales: { type: 'string', default: '1,10' }, runs: { type: 'string', default: '3' } } });
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: { scales: { type: 'string', default: '1,10' }, runs: { type: 'string', default: '3' } },
+  });
   const runs = Number(values.runs);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'crs-bench-'));
   const rows: Record<string, unknown>[] = [];
   try {
     for (const scale of values.scales!.split(',').map(Number)) {
       const data = path.join(work, `world-${scale}`);
-      execFileSync(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'build', 'gen-world.ts'), '--scale', String(scale), '--out', data], { stdio: 'ignore' });
+      execFileSync(
+        process.execPath,
+        ['--import', 'tsx', path.join(projectRoot, 'build', 'gen-world.ts'), '--scale', String(scale), '--out', data],
+        { stdio: 'ignore' },
+      );
       const full: Sample[] = [];
       const floor: Sample[] = [];
       const out = path.join(work, `out-${scale}`);
@@ -100,15 +154,23 @@ async function main(): Promise<void> {
         rm(out);
         rm(path.join(work, `.out-${scale}-builds`));
       };
-      for (let i = 0; i < runs; i++) {
-        clean();
-        full.push(child(['build', data, out]));
-        if (i === 0) collect(out, path.join(work, 'files.bin'));
-        const floorDir = path.join(work, `floor-${scale}`);
+      const floorDir = path.join(work, `floor-${scale}`);
+      const writeFloor = () => {
         rm(floorDir);
         floor.push(child(['floor', path.join(work, 'files.bin'), floorDir]));
         rm(floorDir);
-        process.stderr.write(`scale ${scale} run ${i + 1}: build ${(full.at(-1)!.ms / 1000).toFixed(1)}s, floor ${(floor.at(-1)!.ms / 1000).toFixed(1)}s\n`);
+      };
+      for (let i = 0; i < runs; i++) {
+        // Build and floor run in turns, and each run changes which goes first: a disk that slows
+        // down (or speeds up) as the run goes on weighs on both alike.
+        if (i % 2 === 1) writeFloor();
+        clean();
+        full.push(child(['build', data, out]));
+        if (i === 0) await collect(out, path.join(work, 'files.bin'));
+        if (i % 2 === 0) writeFloor();
+        process.stderr.write(
+          `scale ${scale} run ${i + 1}: build ${(full.at(-1)!.ms / 1000).toFixed(1)}s, floor ${(floor.at(-1)!.ms / 1000).toFixed(1)}s\n`,
+        );
       }
       const noop: Sample[] = [];
       for (let i = 0; i < runs; i++) noop.push(child(['build', data, out]));
@@ -128,7 +190,8 @@ async function main(): Promise<void> {
         bytes: first.bytes,
         fullMs,
         floorMs,
-        fullToFloor: fullMs / floorMs,
+        // The median of each run's own ratio: a build and the floor beside it saw the same disk.
+        fullToFloor: median(full.map((s, i) => s.ms / floor[i]!.ms)),
         peakRssMb: Math.max(...full.map((s) => s.rssMb)),
         noopMs: median(noop.map((s) => s.ms)),
         noopToFull: median(noop.map((s) => s.ms)) / fullMs,
@@ -147,15 +210,50 @@ async function main(): Promise<void> {
     rm(work);
   }
   const table = [
-    ['scale', 'records', 'files', 'MiB', 'full s', 'floor s', 'full/floor', 'peak MiB', 'no-op s', 'no-op/full', 'no-op files', 'edit s', 'edit/full', 'edit files'],
-    ...rows.map((r: any) => [r.scale, r.records, r.files, (r.bytes / 2 ** 20).toFixed(1), (r.fullMs / 1000).toFixed(2), (r.floorMs / 1000).toFixed(2), r.fullToFloor.toFixed(2), r.peakRssMb.toFixed(0), (r.noopMs / 1000).toFixed(2), r.noopToFull.toFixed(3), r.noopWritten, (r.editMs / 1000).toFixed(2), r.editToFull.toFixed(3), r.editWritten + r.editLinked]),
+    [
+      'scale',
+      'records',
+      'files',
+      'MiB',
+      'full s',
+      'floor s',
+      'full/floor',
+      'peak MiB',
+      'no-op s',
+      'no-op/full',
+      'no-op files',
+      'edit s',
+      'edit/full',
+      'edit files',
+    ],
+    ...rows.map((r: any) => [
+      r.scale,
+      r.records,
+      r.files,
+      (r.bytes / 2 ** 20).toFixed(1),
+      (r.fullMs / 1000).toFixed(2),
+      (r.floorMs / 1000).toFixed(2),
+      r.fullToFloor.toFixed(2),
+      r.peakRssMb.toFixed(0),
+      (r.noopMs / 1000).toFixed(2),
+      r.noopToFull.toFixed(3),
+      r.noopWritten,
+      (r.editMs / 1000).toFixed(2),
+      r.editToFull.toFixed(3),
+      r.editWritten + r.editLinked,
+    ]),
   ].map((row) => row.map(String));
   const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => row[c]!.length)));
   console.log(table.map((row) => row.map((cell, c) => cell.padStart(widths[c]!)).join('  ')).join('\n'));
   const resultsDir = path.join(projectRoot, 'bench-results');
   fs.mkdirSync(resultsDir, { recursive: true });
-  fs.writeFileSync(path.join(resultsDir, 'bench.json'), JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, rows }, null, 2) + '\n');
-  console.log(`\nmedians of ${values.runs} runs; full/floor, no-op/full and edit/full are ratios measured in this run. Figures in bench-results/bench.json`);
+  fs.writeFileSync(
+    path.join(resultsDir, 'bench.json'),
+    JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, rows }, null, 2) + '\n',
+  );
+  console.log(
+    `\nmedians of ${values.runs} runs; full/floor, no-op/full and edit/full are ratios measured in this run. Figures in bench-results/bench.json`,
+  );
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

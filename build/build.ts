@@ -49,14 +49,17 @@ export interface BuildResult {
   stages: Record<string, number>;
 }
 
-let compiled: { schemas: SchemaSet; validators: Validators } | undefined;
-/** The schemas are read and compiled once per process. */
-export function schemaSet() {
-  if (!compiled) {
-    const schemas = loadSchemas();
-    compiled = { schemas, validators: compileValidators(schemas) };
-  }
-  return compiled;
+let loaded: SchemaSet | undefined;
+let compiled: Validators | undefined;
+/** The schemas are read once per process, and compiled once, when a build first checks records. */
+export function schemaSet(): { schemas: SchemaSet; readonly validators: Validators } {
+  const schemas = (loaded ??= loadSchemas());
+  return {
+    schemas,
+    get validators() {
+      return (compiled ??= compileValidators(schemas));
+    },
+  };
 }
 
 /** The tool itself: its schemas and code. A change to either rebuilds everything. */
@@ -94,7 +97,8 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const dataDir = options.dataDir ?? defaultDataDir;
   const outDir = options.outDir ?? defaultOutDir;
   const baseUrl = options.baseUrl ? checkBaseUrl(options.baseUrl) : baseUrlFromEnv();
-  const { schemas, validators } = schemaSet();
+  const set = schemaSet();
+  const { schemas } = set;
   const problems = new Problems();
 
   const stages: Record<string, number> = {};
@@ -136,6 +140,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   }
 
   async function compute(): Promise<BuildResult> {
+    const { validators } = set;
     if (memory) timed('reuse', reuse(files, memory, schemas, problems));
     const store = timed('validate', validate(files, schemas, validators, baseUrl, problems, park));
     // Once every record reads well, the tree to write is opened, and its folders are made while

@@ -41,7 +41,7 @@ export function summary(result: BuildResult, check = false): string {
   else if (result.files === 0) lines.push(`nothing changed: dist/ is up to date (${result.unchanged} files) in ${seconds}`);
   else {
     lines.push(row('files', result.files), row('KiB', Math.round(result.bytes / 1024)), row('written', result.written), row('linked', result.linked));
-    lines.push(row('unchanged', result.unchanged), row('removed', result.removed), row('seconds', (result.ms / 1000).toFixed(2)));
+    lines.push(row('unchanged', result.unchanged), row('removed', result.removed), row('files read', result.parsed), row('seconds', (result.ms / 1000).toFixed(2)));
   }
   return lines.join('\n');
 }
