@@ -56,6 +56,30 @@ function simpleInverse(kind: string, field: string, from: string, via: string): 
   };
 }
 
+/**
+ * `target.field` is {increase, decrease}: the records of `from` whose `list` items point at it by
+ * `via`, each with the item's `amount` — as `{[amount], [from]: NamedRef}`, ordered by id.
+ */
+function changesOf(kind: string, field: string, from: string, list: string, via: string, amount: string): Derivation {
+  return {
+    reads: { [from]: [list] },
+    run: ({ store }) => {
+      const changes = new Map<Entry, Array<{ by: number; source: Entry }>>();
+      for (const source of store.valid(from)) {
+        for (const item of source.data[list] ?? []) {
+          const target = store.target(item[via]);
+          if (target) push(changes, target, { by: item[amount], source });
+        }
+      }
+      for (const target of store.valid(kind)) {
+        const all = (changes.get(target) ?? []).sort((a, b) => a.source.id - b.source.id);
+        const shape = (some: typeof all) => some.map((c) => ({ [amount]: c.by, [from]: store.ref(c.source) }));
+        target.data[field] = { decrease: shape(all.filter((c) => c.by < 0)), increase: shape(all.filter((c) => c.by > 0)) };
+      }
+    },
+  };
+}
+
 // --- types: the damage chart -------------------------------------------------------------------
 
 const RELATIONS = [
@@ -246,26 +270,7 @@ export const derivations: Record<string, Derivation> = {
       });
     },
   },
-  'athlon-stat.affecting_natures': {
-    reads: { nature: ['athlon_stat_changes'] },
-    run: ({ store }) => {
-      const changes = new Map<Entry, Array<{ max_change: number; nature: Entry }>>();
-      for (const nature of store.valid('nature')) {
-        for (const c of nature.data.athlon_stat_changes ?? []) {
-          const stat = store.target(c.athlon_stat);
-          if (stat) push(changes, stat, { max_change: c.max_change, nature });
-        }
-      }
-      for (const stat of store.valid('athlon-stat')) {
-        const list = (changes.get(stat) ?? []).sort((a, b) => a.nature.id - b.nature.id);
-        const shape = (l: typeof list) => l.map((c) => ({ max_change: c.max_change, nature: store.ref(c.nature) }));
-        stat.data.affecting_natures = {
-          decrease: shape(list.filter((c) => c.max_change < 0)),
-          increase: shape(list.filter((c) => c.max_change > 0)),
-        };
-      }
-    },
-  },
+  'athlon-stat.affecting_natures': changesOf('athlon-stat', 'affecting_natures', 'nature', 'athlon_stat_changes', 'athlon_stat', 'max_change'),
   'gender.creature_species_details': {
     reads: { 'creature-species': ['gender_rate'] },
     run: ({ store }) => {
@@ -285,23 +290,7 @@ export const derivations: Record<string, Derivation> = {
     },
   },
   'gender.required_for_evolution': simpleInverse('gender', 'required_for_evolution', 'creature-species', 'gender_required_to_evolve'),
-  'stat.affecting_moves': {
-    reads: { move: ['stat_changes'] },
-    run: ({ store }) => {
-      const changes = new Map<Entry, Array<{ change: number; move: Entry }>>();
-      for (const move of store.valid('move')) {
-        for (const c of move.data.stat_changes ?? []) {
-          const stat = store.target(c.stat);
-          if (stat) push(changes, stat, { change: c.change, move });
-        }
-      }
-      for (const stat of store.valid('stat')) {
-        const list = (changes.get(stat) ?? []).sort((a, b) => a.move.id - b.move.id);
-        const shape = (l: typeof list) => l.map((c) => ({ change: c.change, move: store.ref(c.move) }));
-        stat.data.affecting_moves = { increase: shape(list.filter((c) => c.change > 0)), decrease: shape(list.filter((c) => c.change < 0)) };
-      }
-    },
-  },
+  'stat.affecting_moves': changesOf('stat', 'affecting_moves', 'move', 'stat_changes', 'stat', 'change'),
   'stat.affecting_natures': {
     reads: { nature: ['increased_stat', 'decreased_stat'] },
     run: ({ store }) => {

@@ -9,10 +9,16 @@ import { createServer, listen } from '../build/serve.ts';
 
 export const fixturesDir = path.join(import.meta.dirname, 'fixtures');
 
-/** A fresh temp folder, removed by the caller's cleanup if it wants. */
+const made: string[] = [];
+/** A fresh temp folder, removed once the test file's tests are done. */
 export async function tempDir(prefix = 'crs-'): Promise<string> {
-  return fs.mkdtemp(path.join(os.tmpdir(), prefix));
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), prefix));
+  made.push(dir);
+  return dir;
 }
+afterAll(async () => {
+  await Promise.all(made.splice(0).map((dir) => fs.rm(dir, { recursive: true, force: true, maxRetries: 3 }).catch(() => {})));
+});
 
 /** Copies fixtures/<name> to <tmp>/data and returns the temp root. */
 export async function fixtureWorld(name = 'starter'): Promise<{ root: string; data: string; out: string }> {

@@ -4,14 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { build } from '../../build/build.ts';
-import { fixturesDir } from '../helpers.ts';
 import { placeHostFiles, SITE_BASE_URL } from './site.ts';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'crs-hosts-'));
   const dist = path.join(root, 'dist');
   try {
-    await build({ dataDir: path.join(fixturesDir, 'starter'), outDir: dist, baseUrl: SITE_BASE_URL });
+    // Not through ../helpers.ts: that module registers test hooks, and this runs outside any test file.
+    await build({ dataDir: path.join(import.meta.dirname, '..', 'fixtures', 'starter'), outDir: dist, baseUrl: SITE_BASE_URL });
     await placeHostFiles(dist);
   } catch (err) {
     await fs.rm(root, { recursive: true, force: true });
