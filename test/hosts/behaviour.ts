@@ -2,9 +2,10 @@
 // (build/serve.ts), which the static hosts reproduce with their own rules.
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { apiPaths } from '../../build/paths.ts';
 import { listFiles } from '../helpers.ts';
+import { startHost, type HostProcess, type StartOptions } from './processes.ts';
 
 const NOT_FOUND = { detail: 'Not found.' };
 const JSON_TYPE = /^application\/json(;|$)/;
@@ -38,6 +39,21 @@ interface Answer {
   /** The path the answer finally came from, after redirects. */
   finalPath: string;
   redirected: boolean;
+}
+
+/**
+ * The suite of a host run as a process: skipped, saying why, when `reason` is set; otherwise the
+ * host is started from `options()` before the shared tests and stopped after them.
+ */
+export function describeHost(title: string, reason: string | undefined, options: () => Promise<StartOptions>, gaps?: Gaps): void {
+  describe.skipIf(reason)(title, () => {
+    let host: HostProcess | undefined;
+    beforeAll(async () => {
+      host = await startHost(await options());
+    });
+    afterAll(() => host?.stop());
+    hostBehaviour(() => host!.url, gaps);
+  });
 }
 
 /**

@@ -4,9 +4,8 @@
 // and with dist/ without them, so that netlify.toml is shown to be complete on its own.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe } from 'vitest';
-import { hostBehaviour, site } from './behaviour.ts';
-import { cannotRun, freePort, startHost, unavailable, type HostProcess } from './processes.ts';
+import { describeHost, site } from './behaviour.ts';
+import { cannotRun, freePort, unavailable } from './processes.ts';
 import { hostBin, hostFiles } from './site.ts';
 
 const NETLIFY = hostBin('netlify');
@@ -18,16 +17,17 @@ const variants = [
 ];
 
 for (const variant of variants) {
-  describe.skipIf(reason)(`Netlify (netlify dev, ${variant.name})`, () => {
-    let host: HostProcess | undefined;
-    beforeAll(async () => {
+  describeHost(
+    `Netlify (netlify dev, ${variant.name})`,
+    reason,
+    async () => {
       const root = path.join(site().root, variant.folder);
       // A copy of the files (the build's dist/ may be a link to the build it points at).
       await fs.cp(await fs.realpath(site().dist), path.join(root, 'dist'), { recursive: true, dereference: true });
       for (const name of variant.drop) await fs.rm(path.join(root, 'dist', name));
       await fs.copyFile(hostFiles.netlifyToml, path.join(root, 'netlify.toml'));
       const [port, staticPort] = [await freePort(), await freePort()];
-      host = await startHost({
+      return {
         command: NETLIFY,
         args: [
           'dev',
@@ -42,12 +42,11 @@ for (const variant of variants) {
         cwd: root,
         env: { XDG_CONFIG_HOME: path.join(root, 'config'), BROWSER: 'none', NO_UPDATE_NOTIFIER: '1' },
         url: `http://127.0.0.1:${port}`,
-      });
-    });
-    afterAll(() => host?.stop());
-    hostBehaviour(() => host!.url, {
+      };
+    },
+    {
       apiNotFoundContentType:
         'netlify dev writes its 404 page with the file type (text/html) over the Content-Type header that netlify.toml sets for /api/*; Netlify itself lets custom headers set Content-Type',
-    });
-  });
+    },
+  );
 }

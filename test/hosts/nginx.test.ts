@@ -2,34 +2,28 @@
 // loopback port, run in the foreground with its own temp prefix, pid and logs.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe } from 'vitest';
-import { hostBehaviour, site } from './behaviour.ts';
-import { cannotRun, freePort, startHost, unavailable, type HostProcess } from './processes.ts';
+import { describeHost, site } from './behaviour.ts';
+import { cannotRun, freePort, unavailable } from './processes.ts';
 import { hostFiles } from './site.ts';
 
 const NGINX = process.env.NGINX ?? '/usr/sbin/nginx';
 const reason = unavailable('nginx', cannotRun(NGINX, ['-v']), 'apt-get install -y nginx');
 
-describe.skipIf(reason)('nginx (hosts/nginx.conf)', () => {
-  let host: HostProcess | undefined;
-  beforeAll(async () => {
-    const { root, dist } = site();
-    // nginx's workers run as an unprivileged user: the temp folders must be readable to them.
-    await fs.chmod(root, 0o755);
-    const prefix = await fs.mkdtemp(path.join(root, 'nginx-'));
-    const port = await freePort();
-    const conf = path.join(prefix, 'nginx.conf');
-    await fs.writeFile(conf, mainConf(prefix, port, dist));
-    host = await startHost({
-      command: NGINX,
-      args: ['-p', prefix, '-c', conf],
-      cwd: prefix,
-      url: `http://127.0.0.1:${port}`,
-      timeoutMs: 30_000,
-    });
-  });
-  afterAll(() => host?.stop());
-  hostBehaviour(() => host!.url);
+describeHost('nginx (hosts/nginx.conf)', reason, async () => {
+  const { root, dist } = site();
+  // nginx's workers run as an unprivileged user: the temp folders must be readable to them.
+  await fs.chmod(root, 0o755);
+  const prefix = await fs.mkdtemp(path.join(root, 'nginx-'));
+  const port = await freePort();
+  const conf = path.join(prefix, 'nginx.conf');
+  await fs.writeFile(conf, mainConf(prefix, port, dist));
+  return {
+    command: NGINX,
+    args: ['-p', prefix, '-c', conf],
+    cwd: prefix,
+    url: `http://127.0.0.1:${port}`,
+    timeoutMs: 30_000,
+  };
 });
 
 function mainConf(prefix: string, port: number, dist: string): string {

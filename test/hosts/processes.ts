@@ -44,7 +44,7 @@ export function unavailable(host: string, reason: string | undefined, install: s
   return message;
 }
 
-interface StartOptions {
+export interface StartOptions {
   command: string;
   args: string[];
   cwd: string;
