@@ -117,7 +117,10 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const tool = toolFingerprint();
   const none = { files: 0, bytes: 0, written: 0, linked: 0, removed: 0, parsed: 0 };
   let tree: Tree | undefined;
-  if (live && problems.count === 0 && !options.plain && live.key === buildKey(files, baseUrl, options.pretty ?? false)) {
+  // When every source has its hash already (read now or remembered) the key is taken now, once;
+  // otherwise files are hashed as they are parsed, and the key is taken when all are.
+  const keyNow = live && files.every((f) => f.hash !== '') ? buildKey(files, baseUrl, options.pretty ?? false) : undefined;
+  if (live && problems.count === 0 && !options.plain && live.key === keyNow) {
     // Nothing changed since the live tree was built: it is already the answer.
     const unchanged = Object.keys(live.files).length;
     return {
@@ -174,7 +177,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
         stages: timed('check', stages),
       };
     }
-    const key = buildKey(files, baseUrl, options.pretty ?? false); // every file has been read by now
+    const key = keyNow ?? buildKey(files, baseUrl, options.pretty ?? false);
     const sources = Object.fromEntries(files.map((f) => [f.rel, stampOf(f)]));
     const result = timed('write', await tree.commit({ key, tool, sources }, output, options.plain, () => formatMemory({ settings, key }, store)));
     return {
