@@ -2,8 +2,9 @@
 // calls them in order, with one context per build.
 import { baseUrlFromEnv, checkBaseUrl } from './config.ts';
 import { derive } from './derive.ts';
-import { outputDirs, outputFiles } from './emit.ts';
+import { outputFiles, recordDirs } from './emit.ts';
 import { explorerFiles } from './explorer.ts';
+import { THREAD_THRESHOLD, validateInThreads } from './check-threads.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
@@ -12,6 +13,7 @@ import { formatMemory, parseMemory, park, reuse, settle } from './facts.ts';
 import { openTree, readLive, readMemory, type Live, type Tree } from './output.ts';
 import { defaultDataDir, defaultOutDir, projectRoot } from './paths.ts';
 import { BuildFailed, Problems } from './problems.ts';
+import type { Entry } from './store.ts';
 import { resolve } from './resolve.ts';
 import { loadSchemas, type SchemaSet } from './schemas.ts';
 import { compileValidators, validate, type Validators } from './validate.ts';
@@ -26,6 +28,8 @@ export interface BuildOptions {
   pretty?: boolean;
   /** Leave the output as a plain folder rather than a link to one of two trees (for deploys). */
   plain?: boolean;
+  /** Read and check source files on worker threads (by default when there are many to read). */
+  threads?: boolean;
   /** Told when a stage ends, and how far writing has got (records done of all). */
   onProgress?: (event: Progress) => void;
 }
@@ -143,15 +147,23 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   }
 
   async function compute(): Promise<BuildResult> {
-    const { validators } = set;
     if (memory) timed('reuse', reuse(files, memory, schemas, problems));
-    const store = timed('validate', validate(files, schemas, validators, baseUrl, problems, park));
-    // Once every record reads well, the tree to write is opened, and its folders are made while
-    // references are resolved. With problems, the build goes on only to find the rest of them.
-    if (!options.check && problems.count === 0) {
-      tree = await openTree(outDir, seen);
-      tree.prepare(outputDirs(store, schemas));
-    }
+    // Many files to read go to worker threads; meanwhile this one compiles the validators.
+    // The tree to write is opened first: each record's folders are made as soon as it reads well,
+    // while the rest are read, for as long as no problem is found (they are removed again if one is).
+    if (!options.check && problems.count === 0) tree = await openTree(outDir, seen);
+    const prepare = (entry: Entry) => {
+      if (tree && problems.count === 0) tree.prepare(recordDirs(entry, schemas));
+    };
+    const threads = options.threads ?? files.filter((f) => !f.known && !f.parsed).length >= THREAD_THRESHOLD;
+    const checking = threads ? validateInThreads(files, schemas, () => set.validators, baseUrl, problems, prepare) : undefined;
+    const { validators } = set;
+    const parkAndPrepare = (entry: Entry) => {
+      if (!entry.partial) park(entry); // a remembered record has its facts only
+      prepare(entry);
+    };
+    const store = timed('validate', checking ? await checking : validate(files, schemas, validators, baseUrl, problems, parkAndPrepare));
+    // With problems, the build goes on only to find the rest of them.
     timed('resolve', resolve(store, schemas, problems));
     timed('derive', derive(store, problems));
     const published = live?.tool === tool ? live.files : {};
@@ -179,7 +191,10 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     }
     const key = keyNow ?? buildKey(files, baseUrl, options.pretty ?? false);
     const sources = Object.fromEntries(files.map((f) => [f.rel, stampOf(f)]));
-    const result = timed('write', await tree.commit({ key, tool, sources }, output, options.plain, () => formatMemory({ settings, key }, store)));
+    const result = timed(
+      'write',
+      await tree.commit({ key, tool, sources }, output, options.plain, () => formatMemory({ settings, key }, store)),
+    );
     return {
       records,
       ...result,

@@ -9,10 +9,9 @@ import { BuildFailed, type Problems } from './problems.ts';
 import type { SchemaSet } from './schemas.ts';
 import { formSprites, renderFormSprite, renderTypeIcon, typeIcons } from './sprites.ts';
 import { unpark } from './facts.ts';
-import type { Store } from './store.ts';
+import type { Entry, Store } from './store.ts';
 import type { Validators } from './validate.ts';
 import { at } from './validate.ts';
-
 
 /** Object keys sorted at every depth, so the same record always serialises to the same bytes. */
 export function sortKeys(value: unknown): unknown {
@@ -64,14 +63,10 @@ function carried(rel: string, published: Record<string, string>): OutputFile {
   return { rel, hash };
 }
 
-/** The folders of every record's files, known once records are indexed: made while the build computes. */
-export function* outputDirs(store: Store, schemas: SchemaSet): Generator<string> {
-  for (const [kind, info] of schemas.kinds) {
-    for (const entry of store.valid(kind)) {
-      yield path.posix.dirname(apiPaths.record(kind, entry.id));
-      if (info.byName) yield path.posix.dirname(apiPaths.record(kind, entry.name));
-    }
-  }
+/** The folders of a record's files: made while the build reads the rest. */
+export function recordDirs(entry: Entry, schemas: SchemaSet): string[] {
+  const id = path.posix.dirname(apiPaths.record(entry.kind, entry.id));
+  return schemas.kinds.get(entry.kind)?.byName ? [id, path.posix.dirname(apiPaths.record(entry.kind, entry.name))] : [id];
 }
 
 /**
@@ -80,13 +75,25 @@ export function* outputDirs(store: Store, schemas: SchemaSet): Generator<string>
  * the live tree's. A record whose bytes are new is checked against its response schema first, and
  * its references resolved: a problem there ends the run with BuildFailed before anything is swapped in.
  */
-export function* outputFiles(store: Store, schemas: SchemaSet, validators: Validators, problems: Problems, options: EmitOptions = {}): Generator<OutputFile> {
+export function* outputFiles(
+  store: Store,
+  schemas: SchemaSet,
+  validators: Validators,
+  problems: Problems,
+  options: EmitOptions = {},
+): Generator<OutputFile> {
   // Once there is a problem, nothing more is published; the records are still read, for the rest.
   for (const file of allFiles(store, schemas, validators, problems, options)) if (problems.count === 0) yield file;
   if (problems.count > 0) throw new BuildFailed(problems.list);
 }
 
-function* allFiles(store: Store, schemas: SchemaSet, validators: Validators, problems: Problems, options: EmitOptions): Generator<OutputFile> {
+function* allFiles(
+  store: Store,
+  schemas: SchemaSet,
+  validators: Validators,
+  problems: Problems,
+  options: EmitOptions,
+): Generator<OutputFile> {
   const { pretty = false, published = {}, extra = new Map(), onRecord } = options;
   const ctx = { store, schemas, validators, problems };
   const index: Record<string, string> = {};
@@ -112,7 +119,13 @@ function* allFiles(store: Store, schemas: SchemaSet, validators: Validators, pro
       if (published[idPath] !== hash && !validate(data)) {
         for (const err of validate.errors ?? []) {
           const pointer = err.instancePath;
-          problems.add({ ...at(entry.file, pointer), kind, record: entry.name, pointer, message: `the published record would break its schema: ${err.message}` });
+          problems.add({
+            ...at(entry.file, pointer),
+            kind,
+            record: entry.name,
+            pointer,
+            message: `the published record would break its schema: ${err.message}`,
+          });
         }
         continue;
       }
@@ -133,7 +146,8 @@ function* allFiles(store: Store, schemas: SchemaSet, validators: Validators, pro
   for (const [rel, body] of [...extra].sort(([a], [b]) => (a < b ? -1 : 1))) yield { rel, body };
 
   for (const type of store.valid('type')) {
-    for (const icon of typeIcons(store, type)) yield type.carry ? carried(icon.path, published) : { rel: icon.path, body: renderTypeIcon(type, icon.versionGroup) };
+    for (const icon of typeIcons(store, type))
+      yield type.carry ? carried(icon.path, published) : { rel: icon.path, body: renderTypeIcon(type, icon.versionGroup) };
   }
   for (const form of store.valid('creature-form')) {
     if (form.carry) {
@@ -150,4 +164,3 @@ function* allFiles(store: Store, schemas: SchemaSet, validators: Validators, pro
   }
   onRecord?.(total, total);
 }
-

@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { Writer } from './writer.ts';
 
 export interface OutputFile {
   rel: string;
@@ -70,7 +71,14 @@ async function liveSlot(outDir: string): Promise<Slot | 'legacy' | undefined> {
 async function readManifest(file: string): Promise<Manifest | undefined> {
   try {
     const m = JSON.parse(await fs.readFile(file, 'utf8')) as Manifest;
-    return typeof m.key === 'string' && typeof m.tool === 'string' && m.sources && typeof m.sources === 'object' && m.files && typeof m.files === 'object' ? m : undefined;
+    return typeof m.key === 'string' &&
+      typeof m.tool === 'string' &&
+      m.sources &&
+      typeof m.sources === 'object' &&
+      m.files &&
+      typeof m.files === 'object'
+      ? m
+      : undefined;
   } catch {
     return undefined;
   }
@@ -117,7 +125,8 @@ async function lock(file: string): Promise<() => Promise<void>> {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const holder = Number(await fs.readFile(file, 'utf8').catch(() => ''));
-      if (holder && holder !== process.pid && alive(holder)) throw new Error(`another build (process ${holder}) is writing ${path.dirname(file)}`);
+      if (holder && holder !== process.pid && alive(holder))
+        throw new Error(`another build (process ${holder}) is writing ${path.dirname(file)}`);
       await fs.rm(file, { force: true }); // left by a build that was stopped
     }
   }
@@ -138,7 +147,7 @@ function alive(pid: number): boolean {
  * and folders can be made while the build is still computing; `write` then `commit` finish it.
  */
 export interface Tree {
-  /** Starts making folders (output-relative) in the background. */
+  /** Starts making folders (output-relative) in the background; `abort` removes them again. */
   prepare(dirs: Iterable<string>): void;
   /**
    * Puts every file in place and swaps the tree in; `abort` instead leaves dist as it was. With
@@ -152,7 +161,7 @@ export interface Tree {
  * `known` is what the caller read of the live tree before taking the lock; its manifest is reused
  * when the link still points at the same tree (another build may have swapped it since).
  */
-export async function openTree(outDir: string, known?: Live, concurrency = 64): Promise<Tree> {
+export async function openTree(outDir: string, known?: Live): Promise<Tree> {
   const where = layout(outDir);
   await fs.mkdir(where.root, { recursive: true });
   const unlock = await lock(where.lock);
@@ -161,7 +170,11 @@ export async function openTree(outDir: string, known?: Live, concurrency = 64): 
     const slot: Slot = live === 'a' ? 'b' : 'a';
     const tree = where.tree(slot);
     const liveTree = live === 'a' || live === 'b' ? where.tree(live) : undefined;
-    const liveManifest = !liveTree ? undefined : known && known.slot === live ? known.manifest : await readManifest(where.manifest(live as Slot));
+    const liveManifest = !liveTree
+      ? undefined
+      : known && known.slot === live
+        ? known.manifest
+        : await readManifest(where.manifest(live as Slot));
     const liveFiles = liveManifest?.files ?? {};
 
     const before = await readManifest(where.manifest(slot));
@@ -176,58 +189,41 @@ export async function openTree(outDir: string, known?: Live, concurrency = 64): 
       trusted = false;
     };
 
-    const dirs = new Map<string, Promise<unknown>>();
-    let preparing: Promise<unknown> = Promise.resolve();
-    for (const rel of Object.keys(existing)) dirs.set(path.posix.dirname(rel), Promise.resolve());
-    const ensureDir = (dir: string) => {
-      let made = dirs.get(dir);
-      if (!made) dirs.set(dir, (made = fs.mkdir(path.join(tree, dir), { recursive: true })));
-      return made;
-    };
+    // Folders of files the tree holds already need not be made; the writer makes the others.
+    const writer = new Writer();
+    const madeDirs = new Set<string>();
+    for (const rel of Object.keys(existing)) madeDirs.add(path.posix.dirname(rel));
 
     const commit = async (id: Inputs, files: Iterable<OutputFile>, plain = false, memory?: () => string): Promise<PublishResult> => {
       const result: PublishResult = { files: 0, bytes: 0, written: 0, linked: 0, removed: 0 };
       const next: Record<string, string> = {};
-      const done = new Map<string, Promise<void>>();
-      const inFlight = new Set<Promise<void>>();
-      const place = async (file: OutputFile, hash: string) => {
-        const target = path.join(tree, file.rel);
-        await ensureDir(path.posix.dirname(file.rel));
-        if (existing[file.rel] !== undefined) await fs.rm(target, { force: true });
-        if (file.sameAs && next[file.sameAs] === hash) {
-          await done.get(file.sameAs);
-          await fs.link(path.join(tree, file.sameAs), target);
-          result.linked++;
-        } else if (liveTree && liveFiles[file.rel] === hash) {
-          await fs.link(path.join(liveTree, file.rel), target);
-          result.linked++;
-        } else {
-          if (file.body === undefined) throw new Error(`no bytes for ${file.rel}, and the live tree does not hold them`);
-          await fs.writeFile(target, file.body);
-          result.written++;
-        }
-      };
-      const failures: unknown[] = [];
-      const failed = new Set<string>();
       const schedule = async (file: OutputFile, hash: string) => {
-        const job = place(file, hash);
-        // Kept until it settles: a file with the same bytes may wait for it to link to it.
-        done.set(file.rel, job);
-        inFlight.add(job);
-        job.then(
-          () => {
-            inFlight.delete(job);
-            done.delete(file.rel);
-          },
-          (err) => {
-            inFlight.delete(job);
-            done.delete(file.rel);
-            failed.add(file.rel);
-            failures.push(err);
-          },
-        );
-        if (inFlight.size >= concurrency) await Promise.race(inFlight).catch(() => {});
-        if (failures.length) throw failures[0];
+        await place(file, hash);
+        // A failed write ends the build at once (the rest would be written for nothing).
+        const failed = failure();
+        if (failed) throw failed;
+      };
+      const place = (file: OutputFile, hash: string) => {
+        const target = path.join(tree, file.rel);
+        const replace = existing[file.rel] !== undefined;
+        if (file.sameAs && next[file.sameAs] === hash) {
+          result.linked++;
+          return writer.add({ path: target, from: path.join(tree, file.sameAs), replace });
+        }
+        if (liveTree && liveFiles[file.rel] === hash) {
+          result.linked++;
+          return writer.add({ path: target, from: path.join(liveTree, file.rel), replace });
+        }
+        if (file.body === undefined) {
+          writer.failed.set(target, 'no bytes for it, and the live tree does not hold them');
+          return;
+        }
+        result.written++;
+        return writer.add({ path: target, body: file.body, replace });
+      };
+      const failure = () => {
+        const [target, why] = [...writer.failed][0] ?? [];
+        return target === undefined ? undefined : new Error(`could not write ${target}: ${why}`);
       };
       // While every file so far equals the live tree's, nothing is touched: if the whole output does,
       // the live tree already is the answer. Files it would have taken from the live tree wait here.
@@ -255,9 +251,9 @@ export async function openTree(outDir: string, known?: Live, concurrency = 64): 
         // The build failed part way (a problem found while publishing, a failed write). The files
         // placed so far are recorded, so that the next build of this tree starts from them.
         if (diverged) {
-          await Promise.allSettled(inFlight);
+          await writer.flush().catch(() => {});
           const state = { ...existing, ...next };
-          for (const rel of failed) delete state[rel];
+          for (const target of writer.failed.keys()) delete state[path.relative(tree, target).split(path.sep).join('/')];
           await writeManifest(where, slot, { key: '', tool: id.tool, sources: {}, files: state });
         }
         throw err;
@@ -268,10 +264,9 @@ export async function openTree(outDir: string, known?: Live, concurrency = 64): 
         return { ...result, unchanged: result.files };
       }
       if (!diverged) await diverge();
-      await Promise.allSettled(inFlight);
-      if (failures.length) throw failures[0];
-      await preparing;
-      await Promise.all(dirs.values());
+      await writer.flush();
+      const failed = failure();
+      if (failed) throw failed;
 
       const gone = Object.keys(existing).filter((rel) => next[rel] === undefined);
       await Promise.all(gone.map((rel) => fs.rm(path.join(tree, rel), { force: true })));
@@ -298,21 +293,21 @@ export async function openTree(outDir: string, known?: Live, concurrency = 64): 
     };
 
     let open = true;
-    const close = async () => {
+    const close = async (undo = false) => {
       if (!open) return;
       open = false;
-      await preparing;
-      await Promise.allSettled(dirs.values());
+      await writer.close(undo);
+      if (undo && !before) await fs.rmdir(tree).catch(() => {});
       await unlock();
+      if (undo) await fs.rmdir(where.root).catch(() => {});
     };
     return {
       prepare: (list) => {
-        // A few at a time: thousands of waiting requests would hold memory and hold up every other file operation.
-        const next = list[Symbol.iterator]();
-        const worker = async () => {
-          for (let dir = next.next(); !dir.done; dir = next.next()) await ensureDir(dir.value).catch(() => {});
-        };
-        preparing = Promise.all(Array.from({ length: 8 }, worker));
+        for (const dir of list) {
+          if (madeDirs.has(dir)) continue;
+          madeDirs.add(dir);
+          writer.dir(path.join(tree, dir));
+        }
       },
       commit: async (id, files, plain, memory) => {
         try {
@@ -321,7 +316,7 @@ export async function openTree(outDir: string, known?: Live, concurrency = 64): 
           await close();
         }
       },
-      abort: close,
+      abort: () => close(true),
     };
   } catch (err) {
     await unlock();

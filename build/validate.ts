@@ -32,71 +32,107 @@ export function compileValidators(schemas: SchemaSet): Validators {
 
 /**
  * Parses each file not yet parsed, checks it and indexes its record. `onRecord` is given each record
- * that passed its schema as soon as it has (the build sets the record aside there, keeping memory low).
+ * that passed its schema (or was remembered) as soon as it has: the build sets the record aside
+ * there, keeping memory low.
  */
-export function validate(files: SourceFile[], schemas: SchemaSet, validators: Validators, baseUrl: string, problems: Problems, onRecord?: (entry: Entry) => void): Store {
+export function validate(
+  files: SourceFile[],
+  schemas: SchemaSet,
+  validators: Validators,
+  baseUrl: string,
+  problems: Problems,
+  onRecord?: (entry: Entry) => void,
+): Store {
   const store = new Store(baseUrl, schemas.kinds.keys());
-  const kindNames = [...schemas.kinds.keys()];
   for (const file of files) {
-    const check = validators.source.get(file.kind);
-    if (!check) {
-      problems.add({
-        file: file.rel,
-        line: 1,
-        column: 1,
-        pointer: '',
-        message: `"${file.kind}" is not a record kind, so this file is not read`,
-        hint: `put it in one of: ${kindNames.join(', ')} (nearest: ${closest(file.kind, kindNames)})`,
-      });
-      continue;
-    }
-    if (file.known) {
-      // Unchanged since the last build, and valid then: it enters with its facts alone.
-      const known = file.known;
-      add(store, { kind: file.kind, id: known.id, name: file.stem, file, data: JSON.parse(known.facts), valid: true, partial: true, facts: known.facts }, problems);
-      continue;
-    }
-    if (!file.parsed) parseOne(file, problems);
-    const value = file.value;
-    file.value = undefined;
-    if (value === undefined) {
-      store.markBroken(file.kind, file.stem);
-      continue;
-    }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      const what = Array.isArray(value) ? 'a list' : value === null ? 'nothing (null)' : `a single ${typeof value}`;
-      problems.add({ file: file.rel, line: 1, column: 1, kind: file.kind, pointer: '', message: `the file holds ${what}; it should hold one record (a mapping of fields)` });
-      store.markBroken(file.kind, file.stem);
-      continue;
-    }
-    const data = value as Record<string, unknown>;
-    const label = typeof data.name === 'string' ? data.name : typeof data.id === 'number' ? String(data.id) : file.stem;
-    const valid = check(data);
-    if (!valid) for (const err of check.errors ?? []) problems.add(describe(err, file, label));
-    const idOk = Number.isInteger(data.id) && (data.id as number) > 0;
-    const nameOk = typeof data.name === 'string' && slug.test(data.name);
-    if (!idOk || !nameOk) {
-      store.markBroken(file.kind, file.stem);
-      if (idOk) store.markBroken(file.kind, data.id as number);
-      continue;
-    }
-    const entry: Entry = { kind: file.kind, id: data.id as number, name: data.name as string, file, data, valid };
-    if (entry.name !== file.stem) {
-      problems.add({
-        ...at(file, '/name'),
-        kind: file.kind,
-        record: entry.name,
-        pointer: '/name',
-        message: `the record is named "${entry.name}" but its file is "${file.stem}"`,
-        hint: `name the file after the record (${entry.name}.yaml), so it can be found by name`,
-      });
-      entry.valid = false;
-    }
-    if (entry.valid) onRecord?.(entry);
-    add(store, entry, problems);
+    const checked = checkFile(file, validators, problems);
+    if (checked && 'entry' in checked && checked.entry.valid) onRecord?.(checked.entry);
+    index(store, checked, problems);
   }
   store.seal();
   return store;
+}
+
+/** What checking a file gives: its record, or the keys it would have gone by, marked broken. */
+export type Checked = { entry: Entry } | { kind: string; broken: Array<string | number> } | undefined;
+
+/** Parses one file (unless it was remembered or parsed already) and checks its record. */
+export function checkFile(file: SourceFile, validators: Validators, problems: Problems): Checked {
+  if (file.known) {
+    // Unchanged since the last build, and valid then: it enters with its facts alone.
+    const known = file.known;
+    return {
+      entry: {
+        kind: file.kind,
+        id: known.id,
+        name: file.stem,
+        file,
+        data: JSON.parse(known.facts),
+        valid: true,
+        partial: true,
+        facts: known.facts,
+      },
+    };
+  }
+  const check = validators.source.get(file.kind);
+  if (!check) {
+    const kindNames = [...validators.source.keys()];
+    problems.add({
+      file: file.rel,
+      line: 1,
+      column: 1,
+      pointer: '',
+      message: `"${file.kind}" is not a record kind, so this file is not read`,
+      hint: `put it in one of: ${kindNames.join(', ')} (nearest: ${closest(file.kind, kindNames)})`,
+    });
+    return undefined;
+  }
+  if (!file.parsed) parseOne(file, problems);
+  const value = file.value;
+  file.value = undefined;
+  if (value === undefined) return { kind: file.kind, broken: [file.stem] };
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    const what = Array.isArray(value) ? 'a list' : value === null ? 'nothing (null)' : `a single ${typeof value}`;
+    problems.add({
+      file: file.rel,
+      line: 1,
+      column: 1,
+      kind: file.kind,
+      pointer: '',
+      message: `the file holds ${what}; it should hold one record (a mapping of fields)`,
+    });
+    return { kind: file.kind, broken: [file.stem] };
+  }
+  const data = value as Record<string, unknown>;
+  const label = typeof data.name === 'string' ? data.name : typeof data.id === 'number' ? String(data.id) : file.stem;
+  const valid = check(data);
+  if (!valid) for (const err of check.errors ?? []) problems.add(describe(err, file, label));
+  const idOk = Number.isInteger(data.id) && (data.id as number) > 0;
+  const nameOk = typeof data.name === 'string' && slug.test(data.name);
+  if (!idOk || !nameOk) return { kind: file.kind, broken: idOk ? [file.stem, data.id as number] : [file.stem] };
+  const entry: Entry = { kind: file.kind, id: data.id as number, name: data.name as string, file, data, valid };
+  if (entry.name !== file.stem) {
+    problems.add({
+      ...at(file, '/name'),
+      kind: file.kind,
+      record: entry.name,
+      pointer: '/name',
+      message: `the record is named "${entry.name}" but its file is "${file.stem}"`,
+      hint: `name the file after the record (${entry.name}.yaml), so it can be found by name`,
+    });
+    entry.valid = false;
+  }
+  return { entry };
+}
+
+/** Indexes what checking a file gave. */
+export function index(store: Store, checked: Checked, problems: Problems): void {
+  if (!checked) return;
+  if ('broken' in checked) {
+    for (const key of checked.broken) store.markBroken(checked.kind, key);
+    return;
+  }
+  add(store, checked.entry, problems);
 }
 
 /** Indexes an entry; a taken id or name is a problem. */
@@ -104,10 +140,24 @@ function add(store: Store, entry: Entry, problems: Problems): void {
   const { file } = entry;
   const clash = store.add(entry);
   if (clash.id) {
-    problems.add({ ...at(file, '/id'), kind: file.kind, record: entry.name, pointer: '/id', message: `id ${entry.id} is already used by ${clash.id.file.rel}`, hint: 'every record of a kind needs its own id' });
+    problems.add({
+      ...at(file, '/id'),
+      kind: file.kind,
+      record: entry.name,
+      pointer: '/id',
+      message: `id ${entry.id} is already used by ${clash.id.file.rel}`,
+      hint: 'every record of a kind needs its own id',
+    });
   }
   if (clash.name) {
-    problems.add({ ...at(file, '/name'), kind: file.kind, record: entry.name, pointer: '/name', message: `name "${entry.name}" is already used by ${clash.name.file.rel}`, hint: 'every record of a kind needs its own name' });
+    problems.add({
+      ...at(file, '/name'),
+      kind: file.kind,
+      record: entry.name,
+      pointer: '/name',
+      message: `name "${entry.name}" is already used by ${clash.name.file.rel}`,
+      hint: 'every record of a kind needs its own name',
+    });
   }
 }
 
@@ -139,10 +189,21 @@ function describe(err: ErrorObject, file: SourceFile, label: string) {
       return { ...at(file, path), ...base, pointer: path, message: `expected ${[p.type].flat().join(' or ')}, got ${show(err.data)}` };
     case 'pattern':
       return p.pattern === SLUG
-        ? { ...at(file, path), ...base, pointer: path, message: `${show(err.data)} is not a valid name`, hint: 'names are lowercase letters and digits joined by single hyphens, and not only digits (e.g. "fire", "route-12")' }
+        ? {
+            ...at(file, path),
+            ...base,
+            pointer: path,
+            message: `${show(err.data)} is not a valid name`,
+            hint: 'names are lowercase letters and digits joined by single hyphens, and not only digits (e.g. "fire", "route-12")',
+          }
         : { ...at(file, path), ...base, pointer: path, message: `${show(err.data)} must match ${p.pattern}` };
     case 'enum':
-      return { ...at(file, path), ...base, pointer: path, message: `${show(err.data)} is not one of: ${(p.allowedValues as unknown[]).join(', ')}` };
+      return {
+        ...at(file, path),
+        ...base,
+        pointer: path,
+        message: `${show(err.data)} is not one of: ${(p.allowedValues as unknown[]).join(', ')}`,
+      };
     default:
       return { ...at(file, path), ...base, pointer: path, message: `${err.message ?? 'is invalid'} (got ${show(err.data)})` };
   }
@@ -157,4 +218,3 @@ export function show(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 60 ? value.slice(0, 57) + '...' : value);
   return String(value);
 }
-
