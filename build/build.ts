@@ -152,8 +152,9 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     // The tree to write is opened first: each record's folders are made as soon as it reads well,
     // while the rest are read, for as long as no problem is found (they are removed again if one is).
     if (!options.check && problems.count === 0) tree = await openTree(outDir, seen);
+    // (A remembered record's folders are the live tree's; its files bring them along if need be.)
     const prepare = (entry: Entry) => {
-      if (tree && problems.count === 0) tree.prepare(recordDirs(entry, schemas));
+      if (tree && problems.count === 0 && !entry.file.known) tree.prepare(recordDirs(entry, schemas));
     };
     const threads = options.threads ?? files.filter((f) => !f.known && !f.parsed).length >= THREAD_THRESHOLD;
     const checking = threads ? validateInThreads(files, schemas, () => set.validators, baseUrl, problems, prepare) : undefined;
