@@ -191,8 +191,7 @@ export async function openTree(outDir: string, known?: Live): Promise<Tree> {
 
     // Folders of files the tree holds already need not be made; the writer makes the others.
     const writer = new Writer();
-    const madeDirs = new Set<string>();
-    for (const rel of Object.keys(existing)) madeDirs.add(path.posix.dirname(rel));
+    let madeDirs: Set<string> | undefined; // taken from `existing` when first needed
 
     const commit = async (id: Inputs, files: Iterable<OutputFile>, plain = false, memory?: () => string): Promise<PublishResult> => {
       const result: PublishResult = { files: 0, bytes: 0, written: 0, linked: 0, removed: 0 };
@@ -303,6 +302,7 @@ export async function openTree(outDir: string, known?: Live): Promise<Tree> {
     };
     return {
       prepare: (list) => {
+        madeDirs ??= new Set(Object.keys(existing).map((rel) => path.posix.dirname(rel)));
         for (const dir of list) {
           if (madeDirs.has(dir)) continue;
           madeDirs.add(dir);
