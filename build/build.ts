@@ -148,19 +148,19 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
 
   async function compute(): Promise<BuildResult> {
     if (memory) timed('reuse', reuse(files, memory, schemas, problems));
-    // Many files to read go to worker threads; meanwhile this one compiles the validators.
-    // The tree to write is opened first: each record's folders are made as soon as it reads well,
-    // while the rest are read, for as long as no problem is found (they are removed again if one is).
+    // The tree to write is opened first: each record read is given its folders as soon as it reads
+    // well, while the rest are read, for as long as no problem is found (they are removed again if
+    // one is). A remembered record's folders are the live tree's; its files bring them if need be.
     if (!options.check && problems.count === 0) tree = await openTree(outDir, seen);
-    // (A remembered record's folders are the live tree's; its files bring them along if need be.)
     const prepare = (entry: Entry) => {
-      if (tree && problems.count === 0 && !entry.file.known) tree.prepare(recordDirs(entry, schemas));
+      if (tree && problems.count === 0) tree.prepare(recordDirs(entry, schemas));
     };
+    // Many files to read go to worker threads; meanwhile this one compiles the validators.
     const threads = options.threads ?? files.filter((f) => !f.known && !f.parsed).length >= THREAD_THRESHOLD;
     const checking = threads ? validateInThreads(files, schemas, () => set.validators, baseUrl, problems, prepare) : undefined;
     const { validators } = set;
     const parkAndPrepare = (entry: Entry) => {
-      if (!entry.partial) park(entry); // a remembered record has its facts only
+      park(entry);
       prepare(entry);
     };
     const store = timed('validate', checking ? await checking : validate(files, schemas, validators, baseUrl, problems, parkAndPrepare));

@@ -9,7 +9,7 @@ import type { SourceFile } from './load.ts';
 import { Problems, type Problem } from './problems.ts';
 import { loadSchemas, type SchemaSet } from './schemas.ts';
 import { Store, type Entry } from './store.ts';
-import { checkFile, compileValidators, index, type Checked, type Validators } from './validate.ts';
+import { checkFile, compileValidators, index, remembered, validEntry, type Checked, type Validators } from './validate.ts';
 
 /** Fewer files than this to parse are checked on the build's own thread: starting threads costs more. */
 export const THREAD_THRESHOLD = 4000;
@@ -32,13 +32,13 @@ interface Found {
   facts?: string;
 }
 
-export function threadCount(): number {
+function threadCount(): number {
   return Math.max(1, Math.min(2, os.availableParallelism()));
 }
 
 /**
  * Checks and indexes every file, as `validate` with `park` does, on worker threads; `onRecord` is
- * given each record that passed its schema, once set aside. Files parsed already, or remembered, are
+ * given each record read now that passed its schema, once set aside. Files parsed already, or remembered, are
  * checked on this thread; `validators` is asked for only if one needs them.
  */
 export async function validateInThreads(
@@ -53,8 +53,10 @@ export async function validateInThreads(
   const store = new Store(baseUrl, schemas.kinds.keys());
   const chunks: number[][] = [];
   let chunk: number[] = [];
+  // Remembered and already parsed files, and files of no kind, are done on this thread.
+  const here = (file: SourceFile) => file.known !== undefined || file.parsed || !schemas.kinds.has(file.kind);
   files.forEach((file, i) => {
-    if (file.known || file.parsed || !schemas.kinds.has(file.kind)) return;
+    if (here(file)) return;
     chunk.push(i);
     if (chunk.length === CHUNK) (chunks.push(chunk), (chunk = []));
   });
@@ -72,11 +74,15 @@ export async function validateInThreads(
       if (result) {
         found[indexed] = undefined;
         checked = accept(file, result, problems);
-      } else if (file.known || file.parsed || !schemas.kinds.has(file.kind)) {
-        checked = checkFile(file, file.known ? NONE : validators(), problems);
-        if (checked && 'entry' in checked && checked.entry.valid && !checked.entry.partial) park(checked.entry);
+      } else if (file.known) {
+        checked = remembered(file, file.known);
+      } else if (here(file)) {
+        checked = checkFile(file, validators(), problems);
+        const entry = validEntry(checked);
+        if (entry) park(entry);
       } else return;
-      if (checked && 'entry' in checked && checked.entry.valid) onRecord?.(checked.entry);
+      const entry = validEntry(checked);
+      if (entry && !file.known) onRecord?.(entry);
       index(store, checked, problems);
     }
   };
@@ -121,9 +127,6 @@ export async function validateInThreads(
   store.seal();
   return store;
 }
-
-/** Enough to check a remembered file, which enters by its facts and is not checked again. */
-const NONE: Validators = { source: new Map(), response: new Map() };
 
 const sent = ({ rel, abs, kind, stem, size, mtimeMs, hash }: SourceFile): Sent => ({ rel, abs, kind, stem, size, mtimeMs, hash });
 

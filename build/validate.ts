@@ -8,6 +8,7 @@ import { locate } from './locate.ts';
 import type { Problems } from './problems.ts';
 import { SLUG, type SchemaSet } from './schemas.ts';
 import { Store, type Entry } from './store.ts';
+import type { Remembered } from './facts.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 const slug = new RegExp(SLUG);
@@ -32,8 +33,8 @@ export function compileValidators(schemas: SchemaSet): Validators {
 
 /**
  * Parses each file not yet parsed, checks it and indexes its record. `onRecord` is given each record
- * that passed its schema (or was remembered) as soon as it has: the build sets the record aside
- * there, keeping memory low.
+ * read now that passed its schema, as soon as it has: the build sets the record aside there,
+ * keeping memory low. (A remembered record enters with its facts only, and is not given.)
  */
 export function validate(
   files: SourceFile[],
@@ -45,8 +46,9 @@ export function validate(
 ): Store {
   const store = new Store(baseUrl, schemas.kinds.keys());
   for (const file of files) {
-    const checked = checkFile(file, validators, problems);
-    if (checked && 'entry' in checked && checked.entry.valid) onRecord?.(checked.entry);
+    const checked = file.known ? remembered(file, file.known) : checkFile(file, validators, problems);
+    const entry = validEntry(checked);
+    if (entry && !file.known) onRecord?.(entry);
     index(store, checked, problems);
   }
   store.seal();
@@ -56,24 +58,28 @@ export function validate(
 /** What checking a file gives: its record, or the keys it would have gone by, marked broken. */
 export type Checked = { entry: Entry } | { kind: string; broken: Array<string | number> } | undefined;
 
-/** Parses one file (unless it was remembered or parsed already) and checks its record. */
+/** The record checked, if it passed its schema. */
+export const validEntry = (checked: Checked): Entry | undefined =>
+  checked && 'entry' in checked && checked.entry.valid ? checked.entry : undefined;
+
+/** A file unchanged since the last build, and valid then: it enters with its facts alone. */
+export function remembered(file: SourceFile, known: Remembered): Checked {
+  return {
+    entry: {
+      kind: file.kind,
+      id: known.id,
+      name: file.stem,
+      file,
+      data: JSON.parse(known.facts),
+      valid: true,
+      partial: true,
+      facts: known.facts,
+    },
+  };
+}
+
+/** Parses one file (unless it was parsed already) and checks its record. */
 export function checkFile(file: SourceFile, validators: Validators, problems: Problems): Checked {
-  if (file.known) {
-    // Unchanged since the last build, and valid then: it enters with its facts alone.
-    const known = file.known;
-    return {
-      entry: {
-        kind: file.kind,
-        id: known.id,
-        name: file.stem,
-        file,
-        data: JSON.parse(known.facts),
-        valid: true,
-        partial: true,
-        facts: known.facts,
-      },
-    };
-  }
   const check = validators.source.get(file.kind);
   if (!check) {
     const kindNames = [...validators.source.keys()];
