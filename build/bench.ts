@@ -1,9 +1,9 @@
 // `npm run bench [-- --scales 1,10 --runs 3]`: times the build against the write floor — a minimal
 // script that makes the same folders and writes the same bytes to the same paths (in the build's
-// order, linking where the build links, with the same concurrency) and does nothing else — in one
-// run, on worlds from gen-world.ts. Each measurement runs in a fresh process that reports its own
-// time and peak memory; builds and floors take turns. Prints a table and writes the same figures as
-// JSON to bench-results/bench.json.
+// order, linking where the build links, one call at a time as the build's writer thread does) and
+// does nothing else — in one run, on worlds from gen-world.ts. Each measurement runs in a fresh
+// process that reports its own time and peak memory; builds and floors take turns. Prints a table
+// and writes the same figures as JSON to bench-results/bench.json.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -77,38 +77,18 @@ async function childMain(mode: string, a: string, b: string): Promise<void> {
       records: Object.values(r.records).reduce((x, y) => x + y, 0),
     };
   } else if (mode === 'floor') {
-    // The floor: the same folders and bytes, made the way the build makes them — folders a few at a
-    // time from the start, files 64 at a time, each after its folder.
+    // The floor: each folder made and each file written (or linked where the build links) in the
+    // build's order, one synchronous call at a time, as the build's writer thread places them.
     const files = v8.deserialize(fs.readFileSync(a)) as FloorFile[];
     const t = performance.now();
-    const dirs = new Map<string, Promise<unknown>>();
-    const mkdir = (d: string) => dirs.get(d) ?? (dirs.set(d, fs.promises.mkdir(path.join(b, d), { recursive: true })), dirs.get(d)!);
-    const pool = (size: number, items: unknown[], work: (i: number) => Promise<unknown>) => {
-      let next = 0;
-      return Promise.all(
-        Array.from({ length: size }, async () => {
-          while (next < items.length) await work(next++);
-        }),
-      );
-    };
-    const folders = [...new Set(files.map(([rel]) => path.dirname(rel)))];
-    const written = new Map<string, Promise<void>>();
-    await Promise.all([
-      pool(8, folders, (i) => mkdir(folders[i]!)),
-      pool(64, files, (i) => {
-        const [rel, body] = files[i]!;
-        const place = async () => {
-          await mkdir(path.dirname(rel));
-          if (typeof body === 'string') {
-            await written.get(body);
-            await fs.promises.link(path.join(b, body), path.join(b, rel));
-          } else await fs.promises.writeFile(path.join(b, rel), body);
-        };
-        const done = place();
-        written.set(rel, done);
-        return done;
-      }),
-    ]);
+    const made = new Set<string>();
+    for (const [rel, body] of files) {
+      const dir = path.dirname(rel);
+      if (!made.has(dir)) fs.mkdirSync(path.join(b, dir), { recursive: true });
+      made.add(dir);
+      if (typeof body === 'string') fs.linkSync(path.join(b, body), path.join(b, rel));
+      else fs.writeFileSync(path.join(b, rel), body);
+    }
     sample = { files: files.length };
     console.log(JSON.stringify({ ...sample, ms: performance.now() - t, rssMb: process.resourceUsage().maxRSS / 1024 }));
     return;
@@ -139,6 +119,15 @@ async function main(): Promise<void> {
   const runs = Number(values.runs);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'crs-bench-'));
   const rows: Record<string, unknown>[] = [];
+  // ext4 does not reuse an inode within 30 seconds of its file's removal, and walks past each such
+  // inode whenever it allocates one: files made just after many were removed cost several times
+  // more, and by how many were removed. So nothing is removed while a scale is measured (each
+  // measurement writes into a folder of its own), and measuring waits until removals are old.
+  let removed = 0;
+  const settle = () => {
+    const wait = removed + 35_000 - Date.now();
+    if (wait > 0) execFileSync('sleep', [String(wait / 1000)]);
+  };
   try {
     for (const scale of values.scales!.split(',').map(Number)) {
       const data = path.join(work, `world-${scale}`);
@@ -147,37 +136,29 @@ async function main(): Promise<void> {
         ['--import', 'tsx', path.join(projectRoot, 'build', 'gen-world.ts'), '--scale', String(scale), '--out', data],
         { stdio: 'ignore' },
       );
+      settle();
       const full: Sample[] = [];
       const floor: Sample[] = [];
-      const out = path.join(work, `out-${scale}`);
-      const clean = () => {
-        rm(out);
-        rm(path.join(work, `.out-${scale}-builds`));
-      };
-      const floorDir = path.join(work, `floor-${scale}`);
-      const writeFloor = () => {
-        rm(floorDir);
-        floor.push(child(['floor', path.join(work, 'files.bin'), floorDir]));
-        rm(floorDir);
-      };
+      const files = path.join(work, `files-${scale}.bin`);
+      const out = (i: number) => path.join(work, `out-${scale}-${i}`);
       for (let i = 0; i < runs; i++) {
         // Build and floor run in turns, and each run changes which goes first: a disk that slows
         // down (or speeds up) as the run goes on weighs on both alike.
-        if (i % 2 === 1) writeFloor();
-        clean();
-        full.push(child(['build', data, out]));
-        if (i === 0) await collect(out, path.join(work, 'files.bin'));
-        if (i % 2 === 0) writeFloor();
+        if (i % 2 === 1) floor.push(child(['floor', files, path.join(work, `floor-${scale}-${i}`)]));
+        full.push(child(['build', data, out(i)]));
+        if (i === 0) await collect(out(i), files);
+        if (i % 2 === 0) floor.push(child(['floor', files, path.join(work, `floor-${scale}-${i}`)]));
         process.stderr.write(
           `scale ${scale} run ${i + 1}: build ${(full.at(-1)!.ms / 1000).toFixed(1)}s, floor ${(floor.at(-1)!.ms / 1000).toFixed(1)}s\n`,
         );
       }
+      // Rebuilds of the first build's output.
       const noop: Sample[] = [];
-      for (let i = 0; i < runs; i++) noop.push(child(['build', data, out]));
+      for (let i = 0; i < runs; i++) noop.push(child(['build', data, out(0)]));
       const edit: Sample[] = [];
       for (let i = 0; i < runs + 1; i++) {
         editOneRecord(data, i);
-        edit.push(child(['build', data, out]));
+        edit.push(child(['build', data, out(0)]));
       }
       const first = full[0]!;
       const fullMs = median(full.map((s) => s.ms));
@@ -203,8 +184,8 @@ async function main(): Promise<void> {
         editLinked: median(steady.map((s) => s.linked ?? 0)),
         runs,
       });
-      clean();
-      rm(data);
+      for (const entry of fs.readdirSync(work)) rm(path.join(work, entry));
+      removed = Date.now();
     }
   } finally {
     rm(work);

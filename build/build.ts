@@ -70,7 +70,7 @@ export function schemaSet(): { schemas: SchemaSet; readonly validators: Validato
 function toolFingerprint(): string {
   compiledTool ??= hashText(
     fg
-      .sync(['schemas/*.json', 'build/*.ts', 'package-lock.json'], {
+      .sync(['schemas/*.json', 'build/*.ts', 'build/*.mjs', 'package-lock.json'], {
         cwd: projectRoot,
       })
       .sort()

@@ -35,16 +35,25 @@ function compact(value: unknown): string {
     return out + ']';
   }
   const obj = value as Record<string, unknown>;
+  const keys = Object.keys(obj);
+  for (let i = 1; i < keys.length; i++) {
+    if (keys[i - 1]! > keys[i]!) {
+      keys.sort();
+      break;
+    }
+  }
   let out = '{';
-  let first = true;
-  for (const key of Object.keys(obj).sort()) {
+  for (const key of keys) {
     const v = obj[key];
     if (v === undefined || typeof v === 'function') continue;
-    out += (first ? '' : ',') + JSON.stringify(key) + ':' + compact(v);
-    first = false;
+    let name = keyText.get(key);
+    if (name === undefined) keyText.set(key, (name = JSON.stringify(key) + ':'));
+    out += (out.length === 1 ? '' : ',') + name + (typeof v === 'string' ? JSON.stringify(v) : compact(v));
   }
   return out + '}';
 }
+/** Each key as it is written, `"key":`; records share a few hundred keys. */
+const keyText = new Map<string, string>();
 
 export interface EmitOptions {
   pretty?: boolean;
