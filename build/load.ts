@@ -43,7 +43,8 @@ export type SourceStamp = [size: number, mtimeMs: number, hash: string];
  * With nothing known, no file is read now: each is read, and hashed, as it is parsed.
  */
 export async function readSources(dataDir: string, problems: Problems, known: Record<string, SourceStamp> = {}): Promise<SourceFile[]> {
-  const relRoot = path.dirname(dataDir);
+  // Paths are given relative to the data folder's parent (`data/type/fire.yaml`).
+  const prefix = relativeTo(path.dirname(dataDir), dataDir);
   const found = listSources(dataDir);
   const out: SourceFile[] = [];
   // With nothing remembered every file is parsed, and is read only then (one at a time in memory).
@@ -51,7 +52,7 @@ export async function readSources(dataDir: string, problems: Problems, known: Re
   // Plain synchronous reads: for many small files they beat the promise API several times over.
   for (const { path: name, stats } of found) {
     const abs = path.join(dataDir, name);
-    const rel = relativeTo(relRoot, abs);
+    const rel = prefix ? `${prefix}/${name}` : name;
     const [kind = '', base = ''] = name.split('/');
     const stem = base.replace(/\.(ya?ml|json)$/, '');
     const size = stats?.size ?? 0;
@@ -80,7 +81,7 @@ export async function readSources(dataDir: string, problems: Problems, known: Re
     const text = readText(abs);
     out.push({ rel, abs, kind, stem, size, mtimeMs, text, hash: hashText(text), value: undefined });
   }
-  return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  return out; // in the order of their paths (listSources)
 }
 
 const SOURCE_NAME = new RegExp(`^[^.].*\\.(${SOURCE_EXTENSIONS.join('|')})$`);
@@ -89,6 +90,7 @@ const SOURCE_NAME = new RegExp(`^[^.].*\\.(${SOURCE_EXTENSIONS.join('|')})$`);
  * `<kind>/<file>` for every source file, with its size and modification time. Listed and looked at
  * synchronously: a rebuild does this for every source, and it is several times faster than a glob.
  */
+/** Source files by kind folder, in the order of their paths (`type-x/…` before `type/…`). */
 function listSources(dataDir: string): Array<{ path: string; stats: fs.Stats }> {
   const found: Array<{ path: string; stats: fs.Stats }> = [];
   let kinds: fs.Dirent[];
@@ -97,11 +99,13 @@ function listSources(dataDir: string): Array<{ path: string; stats: fs.Stats }> 
   } catch {
     return found; // no data folder: no records
   }
+  // No kind's name holds a '/', so ordering by `kind/` and then by file name orders by path.
+  kinds.sort((a, b) => (`${a.name}/` < `${b.name}/` ? -1 : 1));
   for (const kind of kinds) {
     if (kind.name.startsWith('.') || !(kind.isDirectory() || kind.isSymbolicLink())) continue;
     let names: string[];
     try {
-      names = fs.readdirSync(path.join(dataDir, kind.name));
+      names = fs.readdirSync(path.join(dataDir, kind.name)).sort();
     } catch {
       continue; // a link to something that is not a folder
     }
