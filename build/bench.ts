@@ -122,8 +122,9 @@ async function main(): Promise<void> {
   // ext4 does not reuse an inode within 30 seconds of its file's removal, and walks past each such
   // inode whenever it allocates one: files made just after many were removed cost several times
   // more, and by how many were removed. So nothing is removed while a scale is measured (each
-  // measurement writes into a folder of its own), and measuring waits until removals are old.
-  let removed = 0;
+  // measurement writes into a folder of its own), and measuring waits until removals are old
+  // (those made before the bench began, too).
+  let removed = Date.now();
   const settle = () => {
     const wait = removed + 35_000 - Date.now();
     if (wait > 0) execFileSync('sleep', [String(wait / 1000)]);

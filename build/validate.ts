@@ -1,7 +1,7 @@
 // Stage 2: check every source record against the source schema of its kind, then index it by id
 // and name. Every schema is compiled once per build.
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
 import { closest } from 'fastest-levenshtein';
 import { parseOne, sourceText, type SourceFile } from './load.ts';
 import { locate } from './locate.ts';
@@ -10,7 +10,8 @@ import { SLUG, type SchemaSet } from './schemas.ts';
 import { Store, type Entry } from './store.ts';
 import type { Remembered } from './facts.ts';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
+// Ajv is loaded when validators are first compiled: a rebuild with nothing changed never needs it.
+const require = createRequire(import.meta.url);
 const slug = new RegExp(SLUG);
 
 export interface Validators {
@@ -25,6 +26,8 @@ export interface ValidatorSet {
 }
 
 export function compileValidators(schemas: SchemaSet): Validators {
+  const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  const addFormats = require('ajv-formats') as (ajv: Ajv2020) => void;
   const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, verbose: true, useDefaults: true });
   addFormats(ajv);
   for (const keyword of ['x-ref', 'x-ref-by', 'x-source', 'x-lookup']) ajv.addKeyword({ keyword });
