@@ -82,11 +82,12 @@ export async function validateInThreads(
         checked = remembered(file, file.known);
       } else if (here(file)) {
         checked = checkFile(file, validators(), problems);
-        const entry = validEntry(checked);
-        if (entry) park(entry);
       } else return;
       const entry = validEntry(checked);
-      if (entry && !file.known) onRecord?.(entry);
+      if (entry && !file.known) {
+        if (!entry.partial) park(entry); // checked here; a thread's records come back set aside
+        onRecord?.(entry);
+      }
       index(store, checked, problems);
     }
   };

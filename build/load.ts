@@ -47,7 +47,7 @@ export async function readSources(dataDir: string, problems: Problems, known: Re
   const prefix = relativeTo(path.dirname(dataDir), dataDir);
   const found = listSources(dataDir);
   const out: SourceFile[] = [];
-  // With nothing remembered every file is parsed, and is read only then (one at a time in memory).
+  // With nothing remembered every file is parsed, and is read only when it is checked (validate.ts).
   const lazy = Object.keys(known).length === 0;
   // Plain synchronous reads: for many small files they beat the promise API several times over.
   for (const { path: name, stats } of found) {
@@ -87,10 +87,10 @@ export async function readSources(dataDir: string, problems: Problems, known: Re
 const SOURCE_NAME = new RegExp(`^[^.].*\\.(${SOURCE_EXTENSIONS.join('|')})$`);
 
 /**
- * `<kind>/<file>` for every source file, with its size and modification time. Listed and looked at
- * synchronously: a rebuild does this for every source, and it is several times faster than a glob.
+ * `<kind>/<file>` for every source file, with its size and modification time, in the order of their
+ * paths (`type-x/…` before `type/…`). Listed and looked at synchronously: a rebuild does this for
+ * every source, and it is several times faster than a glob.
  */
-/** Source files by kind folder, in the order of their paths (`type-x/…` before `type/…`). */
 function listSources(dataDir: string): Array<{ path: string; stats: fs.Stats }> {
   const found: Array<{ path: string; stats: fs.Stats }> = [];
   let kinds: fs.Dirent[];

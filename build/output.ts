@@ -220,9 +220,10 @@ export async function openTree(outDir: string, known?: Live): Promise<Tree> {
         result.written++;
         return writer.add({ path: target, body: file.body, replace });
       };
+      // Asked after every file: the first failure, if any, without copying the list.
       const failure = () => {
-        const [target, why] = [...writer.failed][0] ?? [];
-        return target === undefined ? undefined : new Error(`could not write ${target}: ${why}`);
+        const first = writer.failed.entries().next();
+        return first.done ? undefined : new Error(`could not write ${first.value[0]}: ${first.value[1]}`);
       };
       // While every file so far equals the live tree's, nothing is touched: if the whole output does,
       // the live tree already is the answer. Files it would have taken from the live tree wait here.

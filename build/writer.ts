@@ -45,7 +45,7 @@ export class Writer {
     this.worker.on('exit', (code) => fail(new Error(`the writer thread stopped (exit code ${code})`)));
   }
 
-  /** A folder to make, a few at a time, ahead of the files that go in it. */
+  /** A folder to make, sent in batches, ahead of the files that go in it. */
   dir(dir: string): void {
     this.dirBatch.push(dir);
     if (this.dirBatch.length === 1024) this.sendDirs();
