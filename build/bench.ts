@@ -50,7 +50,7 @@ async function collect(out: string, file: string): Promise<void> {
   if (!manifest) throw new Error(`${out} has no manifest`);
   // A path the build made as a hard link to an earlier one (a record's name path) is linked here too.
   const seen = new Map<number, string>();
-  const files = Object.keys(manifest.files).map((rel): FloorFile => {
+  const files = [...(manifest.files() ?? new Map<string, string>()).keys()].map((rel): FloorFile => {
     const ino = fs.statSync(path.join(out, rel)).ino;
     const first = seen.get(ino);
     if (first) return [rel, first];

@@ -1,14 +1,14 @@
 // The pipeline: load → validate → resolve → derive → emit. Each stage is one module; this one
 // calls them in order, with one context per build.
 import { baseUrlFromEnv, checkBaseUrl } from './config.ts';
-import { derive } from './derive.ts';
+import { affectedKinds, derive } from './derive.ts';
 import { outputFiles, recordDirs } from './emit.ts';
 import { explorerFiles } from './explorer.ts';
 import { THREAD_THRESHOLD, validateInThreads } from './check-threads.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
-import { hashText, readSources, stampOf, type SourceFile } from './load.ts';
+import { hashText, readSources, stampOf, type SourceFile, type SourceStamp } from './load.ts';
 import { formatMemory, parseMemory, park, reuse, settle } from './facts.ts';
 import { openTree, readLive, readMemory, type Live, type Tree } from './output.ts';
 import { defaultDataDir, defaultOutDir, projectRoot } from './paths.ts';
@@ -86,16 +86,6 @@ function buildKey(files: SourceFile[], baseUrl: string, pretty: boolean): string
   return hashText([toolFingerprint(), baseUrl, pretty, ...files.map((f) => `${f.rel} ${f.hash}`)].join('\n'));
 }
 
-/** Records per kind in a published tree, counted from its manifest. */
-function countRecords(files: Record<string, string>, schemas: SchemaSet): Record<string, number> {
-  const counts = Object.fromEntries([...schemas.kinds.keys()].map((k) => [k, 0]));
-  for (const rel of Object.keys(files)) {
-    const m = /^api\/v2\/([a-z-]+)\/[0-9]+\/index\.json$/.exec(rel);
-    if (m && m[1]! in counts) counts[m[1]!]!++;
-  }
-  return counts;
-}
-
 export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const started = performance.now();
   const dataDir = options.dataDir ?? defaultDataDir;
@@ -115,10 +105,19 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     return value;
   };
 
-  const seen: Live | undefined = options.check ? undefined : await readLive(outDir);
-  const live = seen?.manifest;
-  const files = timed('read', await readSources(dataDir, problems, live?.sources));
+  // The source files are listed (on a thread of their own) while the live tree's manifest is read,
+  // and what its build remembered of its records.
   const tool = toolFingerprint();
+  const settings = hashText([tool, baseUrl, options.pretty ?? false].join('\n'));
+  const reading = options.check ? undefined : readLive(outDir);
+  // The same tool with the same options built the live tree: what it remembered spares reading
+  // the records that did not change.
+  const recalling = reading?.then(async (seen) =>
+    seen.manifest?.tool === tool ? parseMemory(await readMemory(outDir, seen), { settings, key: seen.manifest.key }) : undefined,
+  );
+  const files = timed('read', await readSources(dataDir, problems, reading ? reading.then((l) => l.manifest?.sources) : undefined));
+  const seen: Live | undefined = await reading;
+  const live = seen?.manifest;
   const none = { files: 0, bytes: 0, written: 0, linked: 0, removed: 0, parsed: 0 };
   let tree: Tree | undefined;
   // When every source has its hash already (read now or remembered) the key is taken now, once;
@@ -126,19 +125,15 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const keyNow = live && files.every((f) => f.hash !== '') ? buildKey(files, baseUrl, options.pretty ?? false) : undefined;
   if (live && problems.count === 0 && !options.plain && live.key === keyNow) {
     // Nothing changed since the live tree was built: it is already the answer.
-    const unchanged = Object.keys(live.files).length;
     return {
-      records: countRecords(live.files, schemas),
+      records: live.records,
       ...none,
-      unchanged,
+      unchanged: live.fileCount,
       ms: performance.now() - started,
       stages,
     };
   }
-  // The same tool with the same options built the live tree: what it remembered spares reading
-  // the records that did not change.
-  const settings = hashText([tool, baseUrl, options.pretty ?? false].join('\n'));
-  const memory = seen && live?.tool === tool ? parseMemory(await readMemory(outDir, seen), { settings, key: live.key }) : undefined;
+  const memory = await recalling;
   try {
     return await compute();
   } catch (err) {
@@ -147,7 +142,8 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   }
 
   async function compute(): Promise<BuildResult> {
-    if (memory) timed('reuse', reuse(files, memory, schemas, problems));
+    // With memory, only the kinds that records read again (or removed) may change are derived.
+    const affected = memory ? affectedKinds(timed('reuse', reuse(files, memory, schemas, problems))) : undefined;
     // The tree to write is opened first: each record read is given its folders as soon as it reads
     // well, while the rest are read, for as long as no problem is found (they are removed again if
     // one is). A remembered record's folders are the live tree's; its files bring them if need be.
@@ -166,9 +162,15 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     const store = timed('validate', checking ? await checking : validate(files, schemas, validators, baseUrl, problems, parkAndPrepare));
     // With problems, the build goes on only to find the rest of them.
     timed('resolve', resolve(store, schemas, problems));
-    timed('derive', derive(store, problems));
-    const published = live?.tool === tool ? live.files : {};
-    timed('settle', settle(store, schemas, published));
+    timed('derive', derive(store, problems, affected));
+    const published = (live?.tool === tool && live.files()) || new Map<string, string>();
+    const stale = settle(store, schemas, published, affected);
+    if (stale.size > 0) {
+      // A record outside those kinds whose files the live tree lacks: its kind is derived after all.
+      derive(store, problems, stale);
+      settle(store, schemas, published, new Set([...affected!, ...stale]));
+    }
+    timed('settle', stages);
     if (problems.count > 0) throw new BuildFailed(problems.list);
 
     const records = Object.fromEntries(store.kinds().map((k) => [k, store.valid(k).length]));
@@ -191,10 +193,10 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
       };
     }
     const key = keyNow ?? buildKey(files, baseUrl, options.pretty ?? false);
-    const sources = Object.fromEntries(files.map((f) => [f.rel, stampOf(f)]));
+    const sources = files.map((f): [string, SourceStamp] => [f.rel, stampOf(f)]);
     const result = timed(
       'write',
-      await tree.commit({ key, tool, sources }, output, options.plain, () => formatMemory({ settings, key }, store)),
+      await tree.commit({ key, tool, sources, records }, output, options.plain, () => formatMemory({ settings, key }, store)),
     );
     return {
       records,

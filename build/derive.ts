@@ -174,7 +174,10 @@ function damageRelations(ctx: Context): void {
       list.push({ generation, row });
       generations.add(generation);
     }
-    past.set(type, list.sort((a, b) => a.generation.id - b.generation.id));
+    past.set(
+      type,
+      list.sort((a, b) => a.generation.id - b.generation.id),
+    );
   }
   const rowAt = (generation: Entry) => (attacker: Entry) =>
     past.get(attacker)!.find((p) => p.generation.id >= generation.id)?.row ?? current(attacker);
@@ -264,13 +267,26 @@ export const derivations: Record<string, Derivation> = {
           const d = vd.encounter_details;
           if (d && d.min_level > d.max_level) {
             const pointer = pointerOf(['creature_encounters', i, 'version_details', j, 'encounter_details', 'min_level']);
-            problems.add({ ...at(area.file, pointer), kind: 'location-area', record: area.name, pointer, message: `min_level ${d.min_level} is above max_level ${d.max_level}` });
+            problems.add({
+              ...at(area.file, pointer),
+              kind: 'location-area',
+              record: area.name,
+              pointer,
+              message: `min_level ${d.min_level} is above max_level ${d.max_level}`,
+            });
           }
         });
       });
     },
   },
-  'athlon-stat.affecting_natures': changesOf('athlon-stat', 'affecting_natures', 'nature', 'athlon_stat_changes', 'athlon_stat', 'max_change'),
+  'athlon-stat.affecting_natures': changesOf(
+    'athlon-stat',
+    'affecting_natures',
+    'nature',
+    'athlon_stat_changes',
+    'athlon_stat',
+    'max_change',
+  ),
   'gender.creature_species_details': {
     reads: { 'creature-species': ['gender_rate'] },
     run: ({ store }) => {
@@ -326,17 +342,33 @@ export const derivations: Record<string, Derivation> = {
 
 const kindOf = (key: string) => key.slice(0, key.indexOf('.'));
 
-export function derive(store: Store, problems: Problems): void {
+/**
+ * Runs the derivations: all of them, or, given `kinds`, those across records that fill in fields of
+ * those kinds (each reads the facts of every record, so it can run alone).
+ */
+export function derive(store: Store, problems: Problems, kinds?: ReadonlySet<string>): void {
   const ctx = { store, problems };
   for (const [key, derivation] of Object.entries(derivations)) {
-    derivation.run?.(ctx);
+    if (!kinds || kinds.has(kindOf(key))) derivation.run?.(ctx);
     if (derivation.own) for (const entry of store.valid(kindOf(key))) if (!entry.partial) derivation.own(entry, ctx);
   }
 }
 
+/**
+ * The kinds whose records may come out differently when only the records of `changed` kinds were
+ * read again or removed: those kinds, and every kind a derivation reading one of them fills in.
+ * The derived fields of every other kind are as the last build left them.
+ */
+export function affectedKinds(changed: ReadonlySet<string>): Set<string> {
+  const out = new Set(changed);
+  for (const [key, d] of Object.entries(derivations)) if (!d.own && Object.keys(d.reads).some((k) => changed.has(k))) out.add(kindOf(key));
+  return out;
+}
+
 /** The derivations computed from `entry` alone, for a record read in full after the others were derived. */
 export function deriveOwn(entry: Entry, problems: Problems, store: Store): void {
-  for (const [key, derivation] of Object.entries(derivations)) if (derivation.own && kindOf(key) === entry.kind) derivation.own(entry, { store, problems });
+  for (const [key, derivation] of Object.entries(derivations))
+    if (derivation.own && kindOf(key) === entry.kind) derivation.own(entry, { store, problems });
 }
 
 /** The fields of `kind` that some derivation reads: what a record's facts hold. */
@@ -350,4 +382,3 @@ export function crossDerived(kind: string): string[] {
     .filter(([key, d]) => kindOf(key) === kind && !d.own)
     .map(([key]) => key.slice(kind.length + 1));
 }
-

@@ -58,19 +58,15 @@ const keyText = new Map<string, string>();
 export interface EmitOptions {
   pretty?: boolean;
   /** Hashes of files already published (and so already checked); only other records are checked. */
-  published?: Record<string, string>;
+  published?: ReadonlyMap<string, string>;
   /** Files published as they are, such as the explorer page, by output-relative path. */
   extra?: Map<string, string | Buffer>;
   /** Called now and then with how many records are done, of all. */
   onRecord?: (done: number, total: number) => void;
 }
 
-/** A file of the live tree that stays as it is. */
-function carried(rel: string, published: Record<string, string>): OutputFile {
-  const hash = published[rel];
-  if (hash === undefined) throw new Error(`the live tree's manifest lacks ${rel}; remove the output folder and build again`);
-  return { rel, hash };
-}
+/** A file of the live tree that stays as it is: output.ts takes its hash from the live manifest. */
+const carried = (rel: string): OutputFile => ({ rel, carried: true });
 
 /** The folders of a record's files: made while the build reads the rest. */
 export function recordDirs(entry: Entry, schemas: SchemaSet): string[] {
@@ -103,7 +99,7 @@ function* allFiles(
   problems: Problems,
   options: EmitOptions,
 ): Generator<OutputFile> {
-  const { pretty = false, published = {}, extra = new Map(), onRecord } = options;
+  const { pretty = false, published = new Map<string, string>(), extra = new Map(), onRecord } = options;
   const ctx = { store, schemas, validators, problems };
   const index: Record<string, string> = {};
   const total = [...schemas.kinds.keys()].reduce((n, kind) => n + store.valid(kind).length, 0);
@@ -116,8 +112,8 @@ function* allFiles(
       const idPath = apiPaths.record(kind, entry.id);
       if (entry.carry) {
         // Unchanged, and so are its derived fields: its published files stay as they are.
-        yield carried(idPath, published);
-        if (info.byName) yield { ...carried(apiPaths.record(kind, entry.name), published), sameAs: idPath };
+        yield carried(idPath);
+        if (info.byName) yield { rel: apiPaths.record(kind, entry.name), carried: true, sameAs: idPath };
         continue;
       }
       const before = problems.count;
@@ -125,7 +121,7 @@ function* allFiles(
       if (!data || problems.count > before) continue; // its own problems say what is wrong with it
       const body = serialise(data, pretty);
       const hash = hashBody(body);
-      if (published[idPath] !== hash && !validate(data)) {
+      if (published.get(idPath) !== hash && !validate(data)) {
         for (const err of validate.errors ?? []) {
           const pointer = err.instancePath;
           problems.add({
@@ -156,11 +152,11 @@ function* allFiles(
 
   for (const type of store.valid('type')) {
     for (const icon of typeIcons(store, type))
-      yield type.carry ? carried(icon.path, published) : { rel: icon.path, body: renderTypeIcon(type, icon.versionGroup) };
+      yield type.carry ? carried(icon.path) : { rel: icon.path, body: renderTypeIcon(type, icon.versionGroup) };
   }
   for (const form of store.valid('creature-form')) {
     if (form.carry) {
-      for (const sprite of formSprites(store, form)) if (sprite.path) yield carried(sprite.path, published);
+      for (const sprite of formSprites(store, form)) if (sprite.path) yield carried(sprite.path);
       continue;
     }
     const typeNames = (form.data.types ?? [])

@@ -97,8 +97,9 @@ const kindOfPath = (rel: string) => rel.split('/').at(-2) ?? '';
 /**
  * Decides which files are read — the changed ones, and every file of a kind that may refer to a kind
  * whose records were removed or renumbered. The others get what was remembered of them (`known`).
+ * Returns the kinds with a record read again or removed.
  */
-export function reuse(files: SourceFile[], memory: Map<string, Remembered>, schemas: SchemaSet, problems: Problems): void {
+export function reuse(files: SourceFile[], memory: Map<string, Remembered>, schemas: SchemaSet, problems: Problems): Set<string> {
   const changed = new Set(files.filter((f) => memory.get(f.rel)?.hash !== f.hash));
   parseSources([...changed], problems);
   const moved = new Set<string>();
@@ -109,33 +110,55 @@ export function reuse(files: SourceFile[], memory: Map<string, Remembered>, sche
     if (before && (file.value as Data | undefined)?.id !== before.id) moved.add(file.kind);
   }
   const referring = new Set(
-    [...schemas.kinds.values()].filter((info) => info.refSites.some((site) => ('kind' in site ? [site.kind] : site.kinds).some((k) => moved.has(k)))).map((info) => info.kind),
+    [...schemas.kinds.values()]
+      .filter((info) => info.refSites.some((site) => ('kind' in site ? [site.kind] : site.kinds).some((k) => moved.has(k))))
+      .map((info) => info.kind),
   );
+  const read = new Set(moved);
   for (const file of files) {
-    if (changed.has(file) || referring.has(file.kind)) continue;
+    if (changed.has(file) || referring.has(file.kind)) {
+      read.add(file.kind);
+      continue;
+    }
     file.known = memory.get(file.rel);
     file.text = '';
   }
+  return read;
 }
 
 /**
  * Once derived: hashes every record's derived fields, and marks to be carried over each record that
  * entered from memory, whose derived fields came out as before, and whose files the live tree holds.
+ * Given `derived`, the kinds whose fields were derived this time, every other kind's records keep
+ * the derived hash they had; the kinds where one of those cannot be carried over are returned, to
+ * be derived after all.
  */
-export function settle(store: Store, schemas: SchemaSet, published: Record<string, string>): void {
+export function settle(
+  store: Store,
+  schemas: SchemaSet,
+  published: ReadonlyMap<string, string>,
+  derived?: ReadonlySet<string>,
+): Set<string> {
+  const stale = new Set<string>();
   for (const [kind, info] of schemas.kinds) {
     const fields = crossDerived(kind);
+    const fresh = !derived || derived.has(kind);
     for (const entry of store.valid(kind)) {
-      const derived: Data = {};
-      for (const field of fields) derived[field] = entry.data[field];
-      entry.derived = fields.length ? hashText(serialise(derived)) : '';
+      const known = entry.file.known;
+      if (fresh) {
+        const values: Data = {};
+        for (const field of fields) values[field] = entry.data[field];
+        entry.derived = fields.length ? hashText(serialise(values)) : '';
+      } else entry.derived = known?.derived;
       entry.carry =
-        entry.file.known !== undefined &&
-        entry.derived === entry.file.known.derived &&
-        published[apiPaths.record(kind, entry.id)] !== undefined &&
-        (!info.byName || published[apiPaths.record(kind, entry.name)] !== undefined);
+        known !== undefined &&
+        entry.derived === known.derived &&
+        published.has(apiPaths.record(kind, entry.id)) &&
+        (!info.byName || published.has(apiPaths.record(kind, entry.name)));
+      if (!fresh && !entry.carry) stale.add(kind);
     }
   }
+  return stale;
 }
 
 interface Context {
@@ -160,7 +183,8 @@ export function unpark(entry: Entry, { store, schemas, validators, problems }: C
   const partial = entry.data;
   for (const field of overlaid(entry.kind)) if (partial[field] !== undefined) data[field] = partial[field];
   let sites = laterSites.get(entry.kind);
-  if (!sites) laterSites.set(entry.kind, (sites = schemas.kinds.get(entry.kind)!.refSites.filter((s) => !overlaid(entry.kind).has(s.path[0]!))));
+  if (!sites)
+    laterSites.set(entry.kind, (sites = schemas.kinds.get(entry.kind)!.refSites.filter((s) => !overlaid(entry.kind).has(s.path[0]!))));
   entry.data = data;
   resolveEntry(store, sites, entry, problems);
   deriveOwn(entry, problems, store);
@@ -173,14 +197,28 @@ function reread(entry: Entry, validators: Validators, problems: Problems): Data 
   const file = entry.file;
   file.known = undefined;
   if (hashText(sourceText(file)) !== file.hash) {
-    problems.add({ file: file.rel, line: 1, column: 1, pointer: '', message: 'the file changed while the build was reading it', hint: 'build again' });
+    problems.add({
+      file: file.rel,
+      line: 1,
+      column: 1,
+      pointer: '',
+      message: 'the file changed while the build was reading it',
+      hint: 'build again',
+    });
     return undefined;
   }
   parseOne(file, problems);
   const data = file.value as Data | undefined;
   file.value = undefined;
   if (!data || typeof data !== 'object' || !validators.source.get(entry.kind)!(data)) {
-    problems.add({ file: file.rel, line: 1, column: 1, pointer: '', message: 'the file no longer reads as it did when the build began', hint: 'build again' });
+    problems.add({
+      file: file.rel,
+      line: 1,
+      column: 1,
+      pointer: '',
+      message: 'the file no longer reads as it did when the build began',
+      hint: 'build again',
+    });
     return undefined;
   }
   return data;

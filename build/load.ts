@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import jsyaml from 'js-yaml';
 import { parseDocument } from 'yaml';
+import { listSources, listSourcesOnThread, type Listed } from './list-sources.mjs';
 import { positionAt } from './locate.ts';
 import { relativeTo } from './paths.ts';
 import type { Problems } from './problems.ts';
@@ -30,7 +31,7 @@ export interface SourceFile {
   known?: Remembered;
 }
 
-export const SOURCE_EXTENSIONS = ['yaml', 'yml', 'json'];
+export { SOURCE_EXTENSIONS } from './list-sources.mjs';
 /** Past this a file is refused rather than parsed: no record needs it. */
 export const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
@@ -40,23 +41,31 @@ export type SourceStamp = [size: number, mtimeMs: number, hash: string];
 /**
  * Every source file with its hash. A file whose size and modification time match `known` keeps
  * its remembered hash and is not read now; the others are read (and their text kept for parsing).
- * With nothing known, no file is read now: each is read, and hashed, as it is parsed.
+ * With nothing known, no file is read now: each is read, and hashed, as it is parsed. Given `known`
+ * still to come, the files are listed on a thread of their own meanwhile.
  */
-export async function readSources(dataDir: string, problems: Problems, known: Record<string, SourceStamp> = {}): Promise<SourceFile[]> {
+export async function readSources(
+  dataDir: string,
+  problems: Problems,
+  known: ReadonlyMap<string, SourceStamp> | Promise<ReadonlyMap<string, SourceStamp> | undefined> = new Map(),
+): Promise<SourceFile[]> {
   // Paths are given relative to the data folder's parent (`data/type/fire.yaml`).
   const prefix = relativeTo(path.dirname(dataDir), dataDir);
-  const found = listSources(dataDir);
+  let found: Listed[];
+  if (known instanceof Promise) {
+    const listing = listSourcesOnThread(dataDir);
+    known = (await known) ?? new Map();
+    found = await listing;
+  } else found = listSources(dataDir);
   const out: SourceFile[] = [];
   // With nothing remembered every file is parsed, and is read only when it is checked (validate.ts).
-  const lazy = Object.keys(known).length === 0;
+  const lazy = known.size === 0;
   // Plain synchronous reads: for many small files they beat the promise API several times over.
-  for (const { path: name, stats } of found) {
+  for (const { path: name, size, mtimeMs } of found) {
     const abs = path.join(dataDir, name);
     const rel = prefix ? `${prefix}/${name}` : name;
     const [kind = '', base = ''] = name.split('/');
     const stem = base.replace(/\.(ya?ml|json)$/, '');
-    const size = stats?.size ?? 0;
-    const mtimeMs = stats?.mtimeMs ?? 0;
     if (size > MAX_FILE_BYTES) {
       problems.add({
         file: rel,
@@ -73,7 +82,7 @@ export async function readSources(dataDir: string, problems: Problems, known: Re
       out.push({ rel, abs, kind, stem, size, mtimeMs, text: '', hash: '', value: undefined });
       continue;
     }
-    const stamp = known[rel];
+    const stamp = known.get(rel);
     if (stamp && stamp[0] === size && stamp[1] === mtimeMs) {
       out.push({ rel, abs, kind, stem, size, mtimeMs, text: '', hash: stamp[2], value: undefined });
       continue;
@@ -82,40 +91,6 @@ export async function readSources(dataDir: string, problems: Problems, known: Re
     out.push({ rel, abs, kind, stem, size, mtimeMs, text, hash: hashText(text), value: undefined });
   }
   return out; // in the order of their paths (listSources)
-}
-
-const SOURCE_NAME = new RegExp(`^[^.].*\\.(${SOURCE_EXTENSIONS.join('|')})$`);
-
-/**
- * `<kind>/<file>` for every source file, with its size and modification time, in the order of their
- * paths (`type-x/…` before `type/…`). Listed and looked at synchronously: a rebuild does this for
- * every source, and it is several times faster than a glob.
- */
-function listSources(dataDir: string): Array<{ path: string; stats: fs.Stats }> {
-  const found: Array<{ path: string; stats: fs.Stats }> = [];
-  let kinds: fs.Dirent[];
-  try {
-    kinds = fs.readdirSync(dataDir, { withFileTypes: true });
-  } catch {
-    return found; // no data folder: no records
-  }
-  // No kind's name holds a '/', so ordering by `kind/` and then by file name orders by path.
-  kinds.sort((a, b) => (`${a.name}/` < `${b.name}/` ? -1 : 1));
-  for (const kind of kinds) {
-    if (kind.name.startsWith('.') || !(kind.isDirectory() || kind.isSymbolicLink())) continue;
-    let names: string[];
-    try {
-      names = fs.readdirSync(path.join(dataDir, kind.name)).sort();
-    } catch {
-      continue; // a link to something that is not a folder
-    }
-    for (const name of names) {
-      if (!SOURCE_NAME.test(name)) continue;
-      const stats = fs.statSync(path.join(dataDir, kind.name, name), { throwIfNoEntry: false });
-      if (stats?.isFile()) found.push({ path: `${kind.name}/${name}`, stats });
-    }
-  }
-  return found;
 }
 
 function readText(abs: string): string {

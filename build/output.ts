@@ -10,29 +10,29 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { SourceStamp } from './load.ts';
+import { formatManifest, readManifest, readManifestHeader, type Manifest } from './manifest.ts';
 import { Writer } from './writer.ts';
 
 export interface OutputFile {
   rel: string;
-  /** The bytes; left out for a file the live tree holds already (then `hash` says which). */
+  /** The bytes; left out for a file the live tree holds already (`carried`, or `hash` says which). */
   body?: string | Buffer;
+  /** The live tree's file at the same path, as it is. */
+  carried?: true;
   /** hashBody(body), when the caller has it already. */
   hash?: string;
   /** Another path of this tree holding the same bytes, emitted earlier (a record's id path). */
   sameAs?: string;
 }
 
-export interface Manifest {
-  /** What the build's inputs were: data, schemas, code and options. Same key, same tree. */
+/** What a tree is built from, as its manifest records it; the files are given to `commit`. */
+export interface Inputs {
   key: string;
-  /** The tool's own fingerprint (schemas and code) when the tree was built. */
   tool: string;
-  /** The source files the tree was built from: size, modification time and hash of each. */
-  sources: Record<string, [number, number, string]>;
-  files: Record<string, string>;
+  sources: Iterable<[string, SourceStamp]>;
+  records: Record<string, number>;
 }
-
-type Inputs = Omit<Manifest, 'files'>;
 
 export interface PublishResult {
   files: number;
@@ -52,7 +52,7 @@ export function layout(outDir: string) {
   return {
     root,
     tree: (slot: Slot) => path.join(root, slot),
-    manifest: (slot: Slot) => path.join(root, `${slot}.manifest.json`),
+    manifest: (slot: Slot) => path.join(root, `${slot}.manifest`),
     /** What the build remembered of its records (facts.ts), written just before the manifest. */
     memory: (slot: Slot) => path.join(root, `${slot}.records`),
     lock: path.join(root, 'lock'),
@@ -66,22 +66,6 @@ async function liveSlot(outDir: string): Promise<Slot | 'legacy' | undefined> {
   if (!stat.isSymbolicLink()) return 'legacy';
   const target = path.basename(await fs.readlink(outDir));
   return target === 'a' || target === 'b' ? target : undefined;
-}
-
-async function readManifest(file: string): Promise<Manifest | undefined> {
-  try {
-    const m = JSON.parse(await fs.readFile(file, 'utf8')) as Manifest;
-    return typeof m.key === 'string' &&
-      typeof m.tool === 'string' &&
-      m.sources &&
-      typeof m.sources === 'object' &&
-      m.files &&
-      typeof m.files === 'object'
-      ? m
-      : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Which tree the output folder is, and that tree's manifest when the folder is one of ours. */
@@ -157,6 +141,26 @@ export interface Tree {
   abort(): Promise<void>;
 }
 
+/** What the tree being written holds before the build touches it: path → hash. */
+interface Holding {
+  get(rel: string): string | undefined;
+  paths(): Iterable<string>;
+}
+
+const holding = (files: Map<string, string>): Holding => ({ get: (rel) => files.get(rel), paths: () => files.keys() });
+
+/** The live tree's files as the other tree held them: the same, but for the live manifest's `diff`. */
+function beforeLive(live: Manifest, files: Map<string, string>): Holding {
+  const diff = live.diff;
+  return {
+    get: (rel) => (diff.has(rel) ? diff.get(rel) || undefined : files.get(rel)),
+    *paths() {
+      for (const rel of files.keys()) if (!diff.has(rel)) yield rel;
+      for (const [rel, hash] of diff) if (hash !== '') yield rel;
+    },
+  };
+}
+
 /**
  * `known` is what the caller read of the live tree before taking the lock; its manifest is reused
  * when the link still points at the same tree (another build may have swapped it since).
@@ -170,32 +174,45 @@ export async function openTree(outDir: string, known?: Live): Promise<Tree> {
     const slot: Slot = live === 'a' ? 'b' : 'a';
     const tree = where.tree(slot);
     const liveTree = live === 'a' || live === 'b' ? where.tree(live) : undefined;
-    const liveManifest = !liveTree
+    let liveManifest = !liveTree
       ? undefined
       : known && known.slot === live
         ? known.manifest
         : await readManifest(where.manifest(live as Slot));
-    const liveFiles = liveManifest?.files ?? {};
+    const liveFiles = liveManifest?.files() ?? new Map<string, string>();
+    if (!liveManifest?.files()) liveManifest = undefined; // a damaged manifest tells nothing
 
-    const before = await readManifest(where.manifest(slot));
-    const existing: Record<string, string> = before?.files ?? {};
+    // What this tree holds. When it is the tree the live one was built beside, the live manifest
+    // says how it differs, and its own manifest need not be read beyond its first line. A tree
+    // whose manifest is missing or damaged is built again from nothing.
+    const header = await readManifestHeader(where.manifest(slot));
+    let existing: Holding | undefined;
+    if (header && liveManifest && liveManifest.previous !== '' && header.key === liveManifest.previous)
+      existing = beforeLive(liveManifest, liveFiles);
+    else if (header) {
+      const files = (await readManifest(where.manifest(slot)))?.files();
+      if (files) existing = holding(files);
+    }
+    const before = existing !== undefined;
+    existing ??= holding(new Map());
     if (!before) await discard(tree, where.root);
     await fs.mkdir(tree, { recursive: true });
     // Before the first file of the tree changes, its manifest goes: until a new one is written, the
     // tree is not to be trusted. (Folders made early change no file.)
-    let trusted = before !== undefined;
+    let trusted = before;
     const distrust = async () => {
       if (trusted) await fs.rm(where.manifest(slot), { force: true });
       trusted = false;
     };
 
-    // Folders of files the tree holds already need not be made; the writer makes the others.
+    // Folders of records the tree holds already need not be made (each holds the record's
+    // index.json); the writer makes the others.
     const writer = new Writer();
-    let madeDirs: Set<string> | undefined; // taken from `existing` when first needed
+    const madeDirs = new Set<string>();
 
     const commit = async (id: Inputs, files: Iterable<OutputFile>, plain = false, memory?: () => string): Promise<PublishResult> => {
       const result: PublishResult = { files: 0, bytes: 0, written: 0, linked: 0, removed: 0 };
-      const next: Record<string, string> = {};
+      const next = new Map<string, string>();
       const schedule = async (file: OutputFile, hash: string) => {
         await place(file, hash);
         // A failed write ends the build at once (the rest would be written for nothing).
@@ -204,12 +221,12 @@ export async function openTree(outDir: string, known?: Live): Promise<Tree> {
       };
       const place = (file: OutputFile, hash: string) => {
         const target = path.join(tree, file.rel);
-        const replace = existing[file.rel] !== undefined;
-        if (file.sameAs && next[file.sameAs] === hash) {
+        const replace = existing.get(file.rel) !== undefined;
+        if (file.sameAs && next.get(file.sameAs) === hash) {
           result.linked++;
           return writer.add({ path: target, from: path.join(tree, file.sameAs), replace });
         }
-        if (liveTree && liveFiles[file.rel] === hash) {
+        if (liveTree && liveFiles.get(file.rel) === hash) {
           result.linked++;
           return writer.add({ path: target, from: path.join(liveTree, file.rel), replace });
         }
@@ -232,35 +249,44 @@ export async function openTree(outDir: string, known?: Live): Promise<Tree> {
       const diverge = async () => {
         diverged = true;
         await distrust();
-        for (const file of waiting.splice(0)) await schedule(file, next[file.rel]!);
+        for (const file of waiting.splice(0)) await schedule(file, next.get(file.rel)!);
       };
+      // How the live tree (the other one, once this is swapped in) differs from this one.
+      const diff = new Map<string, string>();
+      let shared = 0; // paths of the live tree this one holds too
       try {
         for (const file of files) {
-          const hash = file.hash ?? hashBody(file.body!);
-          next[file.rel] = hash;
+          const was = liveFiles.get(file.rel);
+          const hash = file.hash ?? (file.carried ? was : hashBody(file.body!));
+          if (hash === undefined) throw new Error(`the live tree's manifest lacks ${file.rel}; remove the output folder and build again`);
+          next.set(file.rel, hash);
           result.files++;
           result.bytes += sizeOf(hash);
-          if (!diverged && liveFiles[file.rel] === hash) {
-            if (existing[file.rel] !== hash) waiting.push({ rel: file.rel, hash });
+          if (was !== undefined) shared++;
+          if (was !== hash) diff.set(file.rel, was ?? '');
+          if (!diverged && was === hash) {
+            if (existing.get(file.rel) !== hash) waiting.push({ rel: file.rel, hash });
             continue;
           }
           if (!diverged) await diverge();
-          if (existing[file.rel] !== hash) await schedule(file, hash);
+          if (existing.get(file.rel) !== hash) await schedule(file, hash);
         }
       } catch (err) {
         // The build failed part way (a problem found while publishing, a failed write). The files
         // placed so far are recorded, so that the next build of this tree starts from them.
         if (diverged) {
           await writer.flush().catch(() => {});
-          const state = { ...existing, ...next };
-          for (const target of writer.failed.keys()) delete state[path.relative(tree, target).split(path.sep).join('/')];
-          await writeManifest(where, slot, { key: '', tool: id.tool, sources: {}, files: state });
+          const state = new Map<string, string>();
+          for (const rel of existing.paths()) state.set(rel, existing.get(rel)!);
+          for (const [rel, hash] of next) state.set(rel, hash);
+          for (const target of writer.failed.keys()) state.delete(path.relative(tree, target).split(path.sep).join('/'));
+          await writeManifest(where, slot, { key: '', tool: id.tool, sources: [], records: {} }, state, { previous: '', diff: new Map() });
         }
         throw err;
       }
-      if (!diverged && !plain && liveTree && Object.keys(liveFiles).length === result.files) {
+      if (!diverged && !plain && liveManifest && liveFiles.size === result.files) {
         // Same bytes as the live tree: record the new inputs, write no file.
-        await writeManifest(where, live as Slot, { ...id, files: liveFiles }, memory);
+        await writeManifest(where, live as Slot, id, liveFiles, liveManifest, memory);
         return { ...result, unchanged: result.files };
       }
       if (!diverged) await diverge();
@@ -268,7 +294,7 @@ export async function openTree(outDir: string, known?: Live): Promise<Tree> {
       const failed = failure();
       if (failed) throw failed;
 
-      const gone = Object.keys(existing).filter((rel) => next[rel] === undefined);
+      const gone = [...existing.paths()].filter((rel) => !next.has(rel));
       await Promise.all(gone.map((rel) => fs.rm(path.join(tree, rel), { force: true })));
       result.removed = gone.length;
       await pruneEmptyDirs(tree, gone);
@@ -281,7 +307,16 @@ export async function openTree(outDir: string, known?: Live): Promise<Tree> {
         await fs.rename(tree, outDir);
         return result;
       }
-      await writeManifest(where, slot, { ...id, files: next }, memory);
+      // The live tree, which the next build writes into, as it differs from this one.
+      if (shared < liveFiles.size) for (const [rel, hash] of liveFiles) if (!next.has(rel)) diff.set(rel, hash);
+      await writeManifest(
+        where,
+        slot,
+        id,
+        next,
+        liveManifest ? { previous: liveManifest.key, diff } : { previous: '', diff: new Map() },
+        memory,
+      );
 
       // The swap: one rename of a link. A plain folder left from elsewhere is moved aside first.
       const link = path.join(where.root, `link-${process.pid}`);
@@ -303,9 +338,8 @@ export async function openTree(outDir: string, known?: Live): Promise<Tree> {
     };
     return {
       prepare: (list) => {
-        madeDirs ??= new Set(Object.keys(existing).map((rel) => path.posix.dirname(rel)));
         for (const dir of list) {
-          if (madeDirs.has(dir)) continue;
+          if (madeDirs.has(dir) || existing.get(`${dir}/index.json`) !== undefined) continue;
           madeDirs.add(dir);
           writer.dir(path.join(tree, dir));
         }
@@ -325,15 +359,25 @@ export async function openTree(outDir: string, known?: Live): Promise<Tree> {
   }
 }
 
-/** Writes a tree's memory (when there is one) and then its manifest, each by a rename. */
-async function writeManifest(where: ReturnType<typeof layout>, slot: Slot, manifest: Manifest, memory?: () => string): Promise<void> {
+/**
+ * Writes a tree's memory (when there is one) and then its manifest, each by a rename. `other` says
+ * how the other tree differs from this one, and which build made it.
+ */
+async function writeManifest(
+  where: ReturnType<typeof layout>,
+  slot: Slot,
+  id: Inputs,
+  files: Map<string, string>,
+  other: { previous: string; diff: Map<string, string> },
+  memory?: () => string,
+): Promise<void> {
   const put = async (file: string, text: string) => {
     await fs.writeFile(`${file}.tmp`, text);
     await fs.rename(`${file}.tmp`, file);
   };
   if (memory) await put(where.memory(slot), memory());
   else await fs.rm(where.memory(slot), { force: true });
-  await put(where.manifest(slot), JSON.stringify(manifest));
+  await put(where.manifest(slot), formatManifest({ ...id, fileCount: files.size, previous: other.previous, diff: other.diff, files }));
 }
 
 async function pruneEmptyDirs(tree: string, removed: string[]): Promise<void> {

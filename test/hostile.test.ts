@@ -103,7 +103,7 @@ describe('where the build writes', () => {
     const after = fs.readdirSync(w.root).filter((f) => !before.has(f)).sort();
     expect(after).toEqual(['.dist-builds', 'dist']);
     const beside = fs.readdirSync(path.join(w.root, '.dist-builds')).filter((f) => !f.startsWith('trash-')).sort();
-    expect(beside).toEqual(['a', 'a.manifest.json', 'a.records', 'b', 'b.manifest.json', 'b.records']);
+    expect(beside).toEqual(['a', 'a.manifest', 'a.records', 'b', 'b.manifest', 'b.records']);
     const files = await snapshot(w.out);
     for (const rel of files.keys()) expect(rel).toMatch(/^(api\/v2|sprites|schema\/v2|assets)\/|^(404\.json|404\.html|index\.html|_headers|_redirects)$/);
   });

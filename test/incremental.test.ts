@@ -3,13 +3,31 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildProblems, buildWorld, fixtureWorld, snapshot, tempDir } from './helpers.ts';
+import { buildProblems, buildWorld, fixtureWorld, listFiles, snapshot, tempDir } from './helpers.ts';
+import { readManifest } from '../build/manifest.ts';
+import { hashBody } from '../build/output.ts';
 
 /** A clean build of `data` in a fresh folder. */
 async function clean(data: string) {
   const out = path.join(await tempDir(), 'dist');
   await buildWorld({ dataDir: data, outDir: out });
   return snapshot(out);
+}
+
+/** Every tree beside `out` that has a manifest holds exactly the files it lists, with those bytes. */
+async function treesMatchManifests(out: string) {
+  const builds = path.join(path.dirname(out), `.${path.basename(out)}-builds`);
+  let checked = 0;
+  for (const slot of ['a', 'b']) {
+    const manifest = await readManifest(path.join(builds, `${slot}.manifest`));
+    if (!manifest) continue;
+    const files = manifest.files()!;
+    const tree = path.join(builds, slot);
+    expect((await listFiles(tree)).sort(), slot).toEqual([...files.keys()].sort());
+    for (const [rel, hash] of files) expect(hashBody(fs.readFileSync(path.join(tree, rel))), `${slot}/${rel}`).toBe(hash);
+    checked++;
+  }
+  return checked;
 }
 
 const edit = (file: string, from: RegExp, to: string) => {
@@ -31,7 +49,11 @@ describe('incremental builds', () => {
         () => edit(path.join(w.data, 'move/quick-strike.yaml'), /^type: normal$/m, 'type: fire'),
         (r) => expect(r.written).toBeLessThan(12),
       ],
-      ['a record is added', () => fs.writeFileSync(path.join(w.data, 'item/amber-charm.yaml'), 'id: 50\nname: amber-charm\naffected_stats: [defense]\n'), () => {}],
+      [
+        'a record is added',
+        () => fs.writeFileSync(path.join(w.data, 'item/amber-charm.yaml'), 'id: 50\nname: amber-charm\naffected_stats: [defense]\n'),
+        () => {},
+      ],
       [
         'a record is removed',
         () => fs.rmSync(path.join(w.data, 'characteristic/likes-to-run.yaml')),
@@ -41,7 +63,10 @@ describe('incremental builds', () => {
         'a record is renamed',
         () => {
           fs.rmSync(path.join(w.data, 'item/potion.yaml'));
-          fs.writeFileSync(path.join(w.data, 'item/tonic.yaml'), 'id: 1\nname: tonic\nnames:\n  - {name: Tonic, language: en}\n  - {name: Tonique, language: fr}\n');
+          fs.writeFileSync(
+            path.join(w.data, 'item/tonic.yaml'),
+            'id: 1\nname: tonic\nnames:\n  - {name: Tonic, language: en}\n  - {name: Tonique, language: fr}\n',
+          );
         },
         () => {},
       ],
@@ -57,6 +82,8 @@ describe('incremental builds', () => {
       const result = await buildWorld({ dataDir: w.data, outDir: w.out });
       expectOf(result);
       expect(await snapshot(w.out), what).toEqual(await clean(w.data));
+      // The tree left behind is what its manifest says: the next build writes into it on that word.
+      expect(await treesMatchManifests(w.out), what).toBe(2);
     }
     expect(fs.existsSync(path.join(w.out, 'api/v2/characteristic/likes-to-run/index.json'))).toBe(false);
     expect(fs.existsSync(path.join(w.out, 'api/v2/item/potion/index.json'))).toBe(false);
@@ -70,12 +97,28 @@ describe('incremental builds', () => {
     // [what, change, most source files the rebuild may parse]
     const changes: Array<[string, () => void, number]> = [
       // Its forms gain female sprites: the forms are read in full, nothing else.
-      ['a species comes to differ by gender', () => edit(file('creature-species/shadewisp.yaml'), /^has_gender_differences: false$/m, 'has_gender_differences: true'), 3],
+      [
+        'a species comes to differ by gender',
+        () => edit(file('creature-species/shadewisp.yaml'), /^has_gender_differences: false$/m, 'has_gender_differences: true'),
+        3,
+      ],
       // The type lists change, and so do the types of the forms that take their creature's.
       ['a creature changes type', () => edit(file('creature/tidefin.yaml'), /type: water$/m, 'type: steel'), 6],
-      ['an area moves to another location', () => edit(file('location-area/tide-cove-shore.yaml'), /^location: tide-cove$/m, 'location: ember-peak'), 3],
-      ['an encounter changes (derived within its own area)', () => edit(file('location-area/ember-peak-base.yaml'), /chance: 30$/m, 'chance: 40'), 1],
-      ['a nature is added', () => fs.writeFileSync(file('nature/bold.yaml'), 'id: 9\nname: bold\nincreased_stat: defense\ndecreased_stat: attack\n'), 4],
+      [
+        'an area moves to another location',
+        () => edit(file('location-area/tide-cove-shore.yaml'), /^location: tide-cove$/m, 'location: ember-peak'),
+        3,
+      ],
+      [
+        'an encounter changes (derived within its own area)',
+        () => edit(file('location-area/ember-peak-base.yaml'), /chance: 30$/m, 'chance: 40'),
+        1,
+      ],
+      [
+        'a nature is added',
+        () => fs.writeFileSync(file('nature/bold.yaml'), 'id: 9\nname: bold\nincreased_stat: defense\ndecreased_stat: attack\n'),
+        4,
+      ],
       // A renumbered record: every kind that may refer to versions is read again.
       ['a version is renumbered', () => edit(file('version/dawn.yaml'), /^id: 1$/m, 'id: 7'), sources],
     ];
@@ -109,11 +152,30 @@ describe('incremental builds', () => {
     edit(file('move/quick-strike.yaml'), /language: fr$/m, 'language: frr');
     const problems = await buildProblems({ dataDir: w.data, outDir: w.out });
     expect(problems, JSON.stringify(problems)).toHaveLength(1);
-    expect(problems[0]).toMatchObject({ file: 'data/move/quick-strike.yaml', line: 7, pointer: '/names/1/language', message: 'there is no language named "frr"' });
+    expect(problems[0]).toMatchObject({
+      file: 'data/move/quick-strike.yaml',
+      line: 7,
+      pointer: '/names/1/language',
+      message: 'there is no language named "frr"',
+    });
     expect(await snapshot(w.out)).toEqual(live);
     edit(file('move/quick-strike.yaml'), /language: frr$/m, 'language: fr');
     const result = await buildWorld({ dataDir: w.data, outDir: w.out });
     expect(result.written + result.linked).toBeLessThan(20);
+    expect(await snapshot(w.out)).toEqual(await clean(w.data));
+  });
+
+  it('derives a record again when the live tree lacks its files, though nothing it reads changed', async () => {
+    const w = await fixtureWorld();
+    await buildWorld({ dataDir: w.data, outDir: w.out });
+    // The live manifest loses a gender's files (genders hold derived fields); the edit is to a move.
+    const manifest = path.join(path.dirname(w.out), '.dist-builds', `${path.basename(fs.readlinkSync(w.out))}.manifest`);
+    const lines = fs.readFileSync(manifest, 'utf8').split('\n');
+    const lost = lines.filter((l) => /^f\tapi\/v2\/gender\/(1|female)\/index\.json\t/.test(l));
+    expect(lost).toHaveLength(2);
+    fs.writeFileSync(manifest, lines.filter((l) => !lost.includes(l)).join('\n'));
+    edit(path.join(w.data, 'move/quick-strike.yaml'), /^type: normal$/m, 'type: fire');
+    await buildWorld({ dataDir: w.data, outDir: w.out });
     expect(await snapshot(w.out)).toEqual(await clean(w.data));
   });
 
@@ -139,13 +201,22 @@ describe('incremental builds', () => {
     const builds = path.join(path.dirname(w.out), '.dist-builds');
     const live = path.basename(fs.readlinkSync(w.out));
     const other = live === 'a' ? 'b' : 'a';
-    fs.rmSync(path.join(builds, `${other}.manifest.json`));
+    fs.rmSync(path.join(builds, `${other}.manifest`));
     const damaged = path.join(builds, other, 'api/v2/index.json');
     fs.rmSync(damaged); // a build replaces files, never writes into them: the live tree shares them
     fs.writeFileSync(damaged, 'damaged');
     edit(path.join(w.data, 'move/quick-strike.yaml'), /^type: fire$/m, 'type: water');
     await buildWorld({ dataDir: w.data, outDir: w.out });
     expect(await snapshot(w.out)).toEqual(await clean(w.data));
+    // A manifest cut short is no manifest: its tree is built again from nothing.
+    const now = path.basename(fs.readlinkSync(w.out)) === 'a' ? 'b' : 'a';
+    const cut = path.join(builds, `${now}.manifest`);
+    const text = fs.readFileSync(cut, 'utf8');
+    fs.writeFileSync(cut, text.slice(0, text.lastIndexOf('\nf\t') + 4));
+    edit(path.join(w.data, 'move/quick-strike.yaml'), /^type: water$/m, 'type: fire');
+    await buildWorld({ dataDir: w.data, outDir: w.out });
+    expect(await snapshot(w.out)).toEqual(await clean(w.data));
+    expect(await treesMatchManifests(w.out)).toBe(2);
   });
 });
 
