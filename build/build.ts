@@ -164,13 +164,12 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     timed('resolve', resolve(store, schemas, problems));
     timed('derive', derive(store, problems, affected));
     const published = (live?.tool === tool && live.files()) || new Map<string, string>();
-    const stale = settle(store, schemas, published, affected);
+    const stale = timed('settle', settle(store, schemas, published, affected));
     if (stale.size > 0) {
       // A record outside those kinds whose files the live tree lacks: its kind is derived after all.
       derive(store, problems, stale);
       settle(store, schemas, published, new Set([...affected!, ...stale]));
     }
-    timed('settle', stages);
     if (problems.count > 0) throw new BuildFailed(problems.list);
 
     const records = Object.fromEntries(store.kinds().map((k) => [k, store.valid(k).length]));
