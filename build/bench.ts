@@ -46,11 +46,11 @@ const rm = (dir: string) => execFileSync('rm', ['-rf', dir]);
  * for the floor script to write back.
  */
 async function collect(out: string, file: string): Promise<void> {
-  const { manifest } = await readLive(out);
-  if (!manifest) throw new Error(`${out} has no manifest`);
+  const listed = (await readLive(out)).manifest?.files();
+  if (!listed) throw new Error(`${out} has no manifest`);
   // A path the build made as a hard link to an earlier one (a record's name path) is linked here too.
   const seen = new Map<number, string>();
-  const files = [...(manifest.files() ?? new Map<string, string>()).keys()].map((rel): FloorFile => {
+  const files = [...listed.keys()].map((rel): FloorFile => {
     const ino = fs.statSync(path.join(out, rel)).ino;
     const first = seen.get(ino);
     if (first) return [rel, first];

@@ -66,7 +66,7 @@ export interface EmitOptions {
 }
 
 /** A file of the live tree that stays as it is: output.ts takes its hash from the live manifest. */
-const carried = (rel: string): OutputFile => ({ rel, carried: true });
+const carried = (rel: string, sameAs?: string): OutputFile => ({ rel, carried: true, sameAs });
 
 /** The folders of a record's files: made while the build reads the rest. */
 export function recordDirs(entry: Entry, schemas: SchemaSet): string[] {
@@ -113,7 +113,7 @@ function* allFiles(
       if (entry.carry) {
         // Unchanged, and so are its derived fields: its published files stay as they are.
         yield carried(idPath);
-        if (info.byName) yield { rel: apiPaths.record(kind, entry.name), carried: true, sameAs: idPath };
+        if (info.byName) yield carried(apiPaths.record(kind, entry.name), idPath);
         continue;
       }
       const before = problems.count;

@@ -174,13 +174,10 @@ export async function openTree(outDir: string, known?: Live): Promise<Tree> {
     const slot: Slot = live === 'a' ? 'b' : 'a';
     const tree = where.tree(slot);
     const liveTree = live === 'a' || live === 'b' ? where.tree(live) : undefined;
-    let liveManifest = !liveTree
-      ? undefined
-      : known && known.slot === live
-        ? known.manifest
-        : await readManifest(where.manifest(live as Slot));
+    const read = !liveTree ? undefined : known && known.slot === live ? known.manifest : await readManifest(where.manifest(live as Slot));
+    // A manifest whose list of files is damaged tells nothing.
+    const liveManifest = read?.files() ? read : undefined;
     const liveFiles = liveManifest?.files() ?? new Map<string, string>();
-    if (!liveManifest?.files()) liveManifest = undefined; // a damaged manifest tells nothing
 
     // What this tree holds. When it is the tree the live one was built beside, the live manifest
     // says how it differs, and its own manifest need not be read beyond its first line. A tree
@@ -251,8 +248,9 @@ export async function openTree(outDir: string, known?: Live): Promise<Tree> {
         await distrust();
         for (const file of waiting.splice(0)) await schedule(file, next.get(file.rel)!);
       };
-      // How the live tree (the other one, once this is swapped in) differs from this one.
-      const diff = new Map<string, string>();
+      // How the live tree (the other one, once this is swapped in) differs from this one; with no
+      // live tree there is nothing to say.
+      const diff = liveManifest ? new Map<string, string>() : undefined;
       let shared = 0; // paths of the live tree this one holds too
       try {
         for (const file of files) {
@@ -263,7 +261,7 @@ export async function openTree(outDir: string, known?: Live): Promise<Tree> {
           result.files++;
           result.bytes += sizeOf(hash);
           if (was !== undefined) shared++;
-          if (was !== hash) diff.set(file.rel, was ?? '');
+          if (diff && was !== hash) diff.set(file.rel, was ?? '');
           if (!diverged && was === hash) {
             if (existing.get(file.rel) !== hash) waiting.push({ rel: file.rel, hash });
             continue;
@@ -308,15 +306,8 @@ export async function openTree(outDir: string, known?: Live): Promise<Tree> {
         return result;
       }
       // The live tree, which the next build writes into, as it differs from this one.
-      if (shared < liveFiles.size) for (const [rel, hash] of liveFiles) if (!next.has(rel)) diff.set(rel, hash);
-      await writeManifest(
-        where,
-        slot,
-        id,
-        next,
-        liveManifest ? { previous: liveManifest.key, diff } : { previous: '', diff: new Map() },
-        memory,
-      );
+      if (diff && shared < liveFiles.size) for (const [rel, hash] of liveFiles) if (!next.has(rel)) diff.set(rel, hash);
+      await writeManifest(where, slot, id, next, { previous: liveManifest?.key ?? '', diff: diff ?? new Map() }, memory);
 
       // The swap: one rename of a link. A plain folder left from elsewhere is moved aside first.
       const link = path.join(where.root, `link-${process.pid}`);

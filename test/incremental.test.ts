@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildProblems, buildWorld, fixtureWorld, listFiles, snapshot, tempDir } from './helpers.ts';
 import { readManifest } from '../build/manifest.ts';
-import { hashBody } from '../build/output.ts';
+import { hashBody, layout } from '../build/output.ts';
 
 /** A clean build of `data` in a fresh folder. */
 async function clean(data: string) {
@@ -16,13 +16,13 @@ async function clean(data: string) {
 
 /** Every tree beside `out` that has a manifest holds exactly the files it lists, with those bytes. */
 async function treesMatchManifests(out: string) {
-  const builds = path.join(path.dirname(out), `.${path.basename(out)}-builds`);
+  const where = layout(out);
   let checked = 0;
-  for (const slot of ['a', 'b']) {
-    const manifest = await readManifest(path.join(builds, `${slot}.manifest`));
+  for (const slot of ['a', 'b'] as const) {
+    const manifest = await readManifest(where.manifest(slot));
     if (!manifest) continue;
     const files = manifest.files()!;
-    const tree = path.join(builds, slot);
+    const tree = where.tree(slot);
     expect((await listFiles(tree)).sort(), slot).toEqual([...files.keys()].sort());
     for (const [rel, hash] of files) expect(hashBody(fs.readFileSync(path.join(tree, rel))), `${slot}/${rel}`).toBe(hash);
     checked++;
@@ -169,7 +169,7 @@ describe('incremental builds', () => {
     const w = await fixtureWorld();
     await buildWorld({ dataDir: w.data, outDir: w.out });
     // The live manifest loses a gender's files (genders hold derived fields); the edit is to a move.
-    const manifest = path.join(path.dirname(w.out), '.dist-builds', `${path.basename(fs.readlinkSync(w.out))}.manifest`);
+    const manifest = layout(w.out).manifest(path.basename(fs.readlinkSync(w.out)) as 'a' | 'b');
     const lines = fs.readFileSync(manifest, 'utf8').split('\n');
     const lost = lines.filter((l) => /^f\tapi\/v2\/gender\/(1|female)\/index\.json\t/.test(l));
     expect(lost).toHaveLength(2);
@@ -198,11 +198,11 @@ describe('incremental builds', () => {
     edit(path.join(w.data, 'move/quick-strike.yaml'), /^type: normal$/m, 'type: fire');
     await buildWorld({ dataDir: w.data, outDir: w.out });
     // A stopped build leaves its tree without a manifest and with damage; the next one starts it over.
-    const builds = path.join(path.dirname(w.out), '.dist-builds');
+    const where = layout(w.out);
     const live = path.basename(fs.readlinkSync(w.out));
     const other = live === 'a' ? 'b' : 'a';
-    fs.rmSync(path.join(builds, `${other}.manifest`));
-    const damaged = path.join(builds, other, 'api/v2/index.json');
+    fs.rmSync(where.manifest(other));
+    const damaged = path.join(where.tree(other), 'api/v2/index.json');
     fs.rmSync(damaged); // a build replaces files, never writes into them: the live tree shares them
     fs.writeFileSync(damaged, 'damaged');
     edit(path.join(w.data, 'move/quick-strike.yaml'), /^type: fire$/m, 'type: water');
@@ -210,7 +210,7 @@ describe('incremental builds', () => {
     expect(await snapshot(w.out)).toEqual(await clean(w.data));
     // A manifest cut short is no manifest: its tree is built again from nothing.
     const now = path.basename(fs.readlinkSync(w.out)) === 'a' ? 'b' : 'a';
-    const cut = path.join(builds, `${now}.manifest`);
+    const cut = where.manifest(now);
     const text = fs.readFileSync(cut, 'utf8');
     fs.writeFileSync(cut, text.slice(0, text.lastIndexOf('\nf\t') + 4));
     edit(path.join(w.data, 'move/quick-strike.yaml'), /^type: water$/m, 'type: fire');
