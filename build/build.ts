@@ -1,22 +1,30 @@
 // The pipeline: load → validate → resolve → derive → emit. Each stage is one module; this one
 // calls them in order, with one context per build.
-import { baseUrlFromEnv, checkBaseUrl } from './config.ts';
-import { affectedKinds, derive } from './derive.ts';
-import { outputFiles, recordDirs } from './emit.ts';
-import { explorerFiles } from './explorer.ts';
-import { THREAD_THRESHOLD, validateInThreads } from './check-threads.ts';
 import fs from 'node:fs';
 import path from 'node:path';
-import fg from 'fast-glob';
+import { baseUrlFromEnv, checkBaseUrl } from './config.ts';
 import { hashText, readSources, stampOf, type SourceFile, type SourceStamp } from './load.ts';
-import { formatMemory, parseMemory, park, reuse, settle } from './facts.ts';
+import { formatMemory, parseMemory } from './memory.ts';
 import { openTree, readLive, readMemory, type Live, type Tree } from './output.ts';
 import { defaultDataDir, defaultOutDir, projectRoot } from './paths.ts';
 import { BuildFailed, Problems } from './problems.ts';
 import type { Entry } from './store.ts';
-import { resolve } from './resolve.ts';
 import { loadSchemas, type SchemaSet } from './schemas.ts';
 import { compileValidators, validate, type Validators } from './validate.ts';
+
+/**
+ * The stages that only a build with something to do needs, loaded once it is known there is: a
+ * rebuild that changes nothing is over sooner than they load.
+ */
+const laterStages = () =>
+  Promise.all([
+    import('./check-threads.ts'),
+    import('./derive.ts'),
+    import('./emit.ts'),
+    import('./explorer.ts'),
+    import('./facts.ts'),
+    import('./resolve.ts'),
+  ]);
 
 export interface BuildOptions {
   dataDir?: string;
@@ -68,11 +76,13 @@ export function schemaSet(): { schemas: SchemaSet; readonly validators: Validato
 
 /** The tool itself: its schemas and code. A change to either rebuilds everything. */
 function toolFingerprint(): string {
+  const parts = (dir: string, ext: RegExp) =>
+    fs
+      .readdirSync(path.join(projectRoot, dir))
+      .filter((name) => ext.test(name))
+      .map((name) => `${dir}/${name}`);
   compiledTool ??= hashText(
-    fg
-      .sync(['schemas/*.json', 'build/*.ts', 'build/*.mjs', 'package-lock.json'], {
-        cwd: projectRoot,
-      })
+    [...parts('schemas', /\.json$/), ...parts('build', /\.(ts|mjs)$/), 'package-lock.json']
       .sort()
       .map((f) => `${f}\n${fs.readFileSync(path.join(projectRoot, f), 'utf8')}`)
       .join('\n'),
@@ -142,6 +152,14 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   }
 
   async function compute(): Promise<BuildResult> {
+    const [
+      { THREAD_THRESHOLD, validateInThreads },
+      { affectedKinds, derive },
+      { outputFiles, recordDirs },
+      { explorerFiles },
+      { park, reuse, settle },
+      { resolve },
+    ] = await laterStages();
     // With memory, only the kinds that records read again (or removed) may change are derived.
     const affected = memory ? affectedKinds(timed('reuse', reuse(files, memory, schemas, problems))) : undefined;
     // The tree to write is opened first: each record read is given its folders as soon as it reads

@@ -40,7 +40,7 @@ export function listSources(dataDir) {
 /** `listSources` on a thread of its own; sent back as one string and two arrays, which cost little to pass. */
 export function listSourcesOnThread(dataDir) {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL(import.meta.url), { workerData: { listSources: dataDir } });
+    const worker = new Worker(new URL(import.meta.url), { workerData: { listSources: dataDir }, execArgv: [] });
     worker.once('message', ({ paths, size, mtime }) => {
       resolve(paths === '' ? [] : paths.split('\0').map((p, i) => ({ path: p, size: size[i], mtimeMs: mtime[i] })));
     });

@@ -4,12 +4,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import jsyaml from 'js-yaml';
-import { parseDocument } from 'yaml';
 import { listSources, listSourcesOnThread, type Listed } from './list-sources.mjs';
 import { positionAt } from './locate.ts';
+import { yaml } from './yaml.ts';
 import { relativeTo } from './paths.ts';
 import type { Problems } from './problems.ts';
-import type { Remembered } from './facts.ts';
+import type { Remembered } from './memory.ts';
 
 export interface SourceFile {
   /** Path relative to the project (or the data folder's parent), with '/'. */
@@ -61,11 +61,14 @@ export async function readSources(
   // With nothing remembered every file is parsed, and is read only when it is checked (validate.ts).
   const lazy = known.size === 0;
   // Plain synchronous reads: for many small files they beat the promise API several times over.
+  const root = path.join(dataDir, '/');
   for (const { path: name, size, mtimeMs } of found) {
-    const abs = path.join(dataDir, name);
+    // `<kind>/<stem>.<extension>`, as listed.
+    const abs = root + name;
     const rel = prefix ? `${prefix}/${name}` : name;
-    const [kind = '', base = ''] = name.split('/');
-    const stem = base.replace(/\.(ya?ml|json)$/, '');
+    const slash = name.indexOf('/');
+    const kind = name.slice(0, slash);
+    const stem = name.slice(slash + 1, name.lastIndexOf('.'));
     if (size > MAX_FILE_BYTES) {
       problems.add({
         file: rel,
@@ -186,7 +189,7 @@ function parse(text: string, rel: string, problems: Problems): unknown {
       fastError = err as jsyaml.YAMLException;
     }
   }
-  const doc = parseDocument(text, { prettyErrors: false });
+  const doc = yaml().parseDocument(text, { prettyErrors: false });
   if (doc.errors.length === 0 && fastError) {
     const mark = fastError.mark;
     problems.add({

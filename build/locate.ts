@@ -1,6 +1,7 @@
 // Turns a JSON pointer inside a source file into a line and column. Only the error path pays for
 // it: the file is parsed again here, with positions, when a problem needs one.
-import { isMap, isSeq, isPair, isScalar, LineCounter, parseDocument, type Node } from 'yaml';
+import type { Document, LineCounter, Node } from 'yaml';
+import { yaml } from './yaml.ts';
 import { segmentsOf } from './problems.ts';
 
 export interface Position {
@@ -8,7 +9,7 @@ export interface Position {
   column: number;
 }
 
-const cache = new Map<string, { doc: ReturnType<typeof parseDocument>; lines: LineCounter }>();
+const cache = new Map<string, { doc: Document; lines: LineCounter }>();
 
 /**
  * Where `pointer` sits in `text`. With `key` set, the position of the property's key (for an
@@ -25,6 +26,7 @@ export function locate(text: string, pointer: string, key = false): Position {
 function find(text: string, pointer: string, key: boolean): Position {
   let parsed = cache.get(text);
   if (!parsed) {
+    const { LineCounter, parseDocument } = yaml();
     const lines = new LineCounter();
     const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: false });
     parsed = { doc, lines };
@@ -35,6 +37,7 @@ function find(text: string, pointer: string, key: boolean): Position {
   let node: unknown = doc.contents;
   let offset = rangeStart(node) ?? 0;
   const segments = segmentsOf(pointer);
+  const { isMap, isSeq, isPair } = yaml();
   for (const [i, seg] of segments.entries()) {
     if (isMap(node)) {
       const pair = node.items.find((p) => isPair(p) && keyText(p.key) === seg);
@@ -68,7 +71,7 @@ export function positionAt(text: string, offset: number): Position {
 }
 
 function keyText(key: unknown): string | undefined {
-  if (isScalar(key)) return String(key.value);
+  if (yaml().isScalar(key)) return String(key.value);
   return undefined;
 }
 

@@ -8,7 +8,7 @@ import { locate } from './locate.ts';
 import type { Problems } from './problems.ts';
 import { SLUG, type SchemaSet } from './schemas.ts';
 import { Store, type Entry } from './store.ts';
-import type { Remembered } from './facts.ts';
+import type { Remembered } from './memory.ts';
 
 // Ajv is loaded when validators are first compiled: a rebuild with nothing changed never needs it.
 const require = createRequire(import.meta.url);

@@ -31,7 +31,8 @@ export class Writer {
   readonly failed = new Map<string, string>();
 
   constructor() {
-    this.worker = new Worker(new URL('./writer-thread.mjs', import.meta.url));
+    // Plain JavaScript needs no loader: the thread starts without the options (`--import tsx`) this one started with.
+    this.worker = new Worker(new URL('./writer-thread.mjs', import.meta.url), { execArgv: [] });
     this.worker.on('message', (m: FromWriter) => {
       this.done++;
       for (const [p, why] of m.failed) this.failed.set(p, why);
