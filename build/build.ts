@@ -122,9 +122,14 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const reading = options.check ? undefined : readLive(outDir);
   // The same tool with the same options built the live tree: what it remembered spares reading
   // the records that did not change.
-  const recalling = reading?.then(async (seen) =>
-    seen.manifest?.tool === tool ? parseMemory(await readMemory(outDir, seen), { settings, key: seen.manifest.key }) : undefined,
-  );
+  const recalling = reading?.then(async (seen) => {
+    if (seen.manifest?.tool !== tool) return undefined;
+    const memory = parseMemory(await readMemory(outDir, seen), { settings, key: seen.manifest.key });
+    // While the sources are still being listed: the live tree's list of files, which any build
+    // but a no-op needs (it is parsed once, when first asked for).
+    seen.manifest.files();
+    return memory;
+  });
   const files = timed('read', await readSources(dataDir, problems, reading ? reading.then((l) => l.manifest?.sources) : undefined));
   const seen: Live | undefined = await reading;
   const live = seen?.manifest;
@@ -161,7 +166,8 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
       { resolve },
     ] = await laterStages();
     // With memory, only the kinds that records read again (or removed) may change are derived.
-    const affected = memory ? affectedKinds(timed('reuse', reuse(files, memory, schemas, problems))) : undefined;
+    const read = memory ? timed('reuse', reuse(files, memory, schemas, problems)) : undefined;
+    const affected = read && affectedKinds(read);
     // The tree to write is opened first: each record read is given its folders as soon as it reads
     // well, while the rest are read, for as long as no problem is found (they are removed again if
     // one is). A remembered record's folders are the live tree's; its files bring them if need be.
@@ -195,6 +201,8 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     const output = outputFiles(store, schemas, validators, problems, {
       pretty: options.pretty,
       published,
+      // A kind with no record read again or removed has the same members: its list is the live tree's.
+      keptLists: read && new Set([...schemas.kinds.keys()].filter((kind) => !read.has(kind))),
       extra: tree ? timed('explorer', await explorerFiles()) : undefined,
       onRecord: options.onProgress && ((done, total) => options.onProgress!({ stage: 'write', done, total })),
     });

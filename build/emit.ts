@@ -59,6 +59,8 @@ export interface EmitOptions {
   pretty?: boolean;
   /** Hashes of files already published (and so already checked); only other records are checked. */
   published?: ReadonlyMap<string, string>;
+  /** Kinds whose list is the live tree's, unchanged (where `published` holds it). */
+  keptLists?: ReadonlySet<string>;
   /** Files published as they are, such as the explorer page, by output-relative path. */
   extra?: Map<string, string | Buffer>;
   /** Called now and then with how many records are done, of all. */
@@ -99,7 +101,7 @@ function* allFiles(
   problems: Problems,
   options: EmitOptions,
 ): Generator<OutputFile> {
-  const { pretty = false, published = new Map<string, string>(), extra = new Map(), onRecord } = options;
+  const { pretty = false, published = new Map<string, string>(), keptLists, extra = new Map(), onRecord } = options;
   const ctx = { store, schemas, validators, problems };
   const index: Record<string, string> = {};
   const total = [...schemas.kinds.keys()].reduce((n, kind) => n + store.valid(kind).length, 0);
@@ -109,13 +111,14 @@ function* allFiles(
     const validate = validators.response.get(kind)!;
     for (const entry of entries) {
       if (onRecord && ++done % 250 === 0) onRecord(done, total);
-      const idPath = apiPaths.record(kind, entry.id);
       if (entry.carry) {
         // Unchanged, and so are its derived fields: its published files stay as they are.
-        yield carried(idPath);
-        if (info.byName) yield carried(apiPaths.record(kind, entry.name), idPath);
+        const [idPath, namePath] = entry.carry;
+        yield carried(idPath!);
+        if (namePath) yield carried(namePath, idPath);
         continue;
       }
+      const idPath = apiPaths.record(kind, entry.id);
       const before = problems.count;
       const data = entry.partial ? unpark(entry, ctx) : entry.data;
       if (!data || problems.count > before) continue; // its own problems say what is wrong with it
@@ -137,8 +140,12 @@ function* allFiles(
       yield { rel: idPath, body, hash };
       if (info.byName) yield { rel: apiPaths.record(kind, entry.name), body, hash, sameAs: idPath };
     }
-    const list = { count: entries.length, next: null, previous: null, results: entries.map((e) => store.ref(e)) };
-    yield { rel: apiPaths.list(kind), body: serialise(list, pretty) };
+    const listPath = apiPaths.list(kind);
+    if (keptLists?.has(kind) && published.has(listPath)) yield carried(listPath);
+    else {
+      const list = { count: entries.length, next: null, previous: null, results: entries.map((e) => store.ref(e)) };
+      yield { rel: listPath, body: serialise(list, pretty) };
+    }
     index[kind] = store.urls.list(kind);
   }
   yield { rel: apiPaths.index, body: serialise(index, pretty) };

@@ -53,11 +53,15 @@ const kindOfPath = (rel: string) => rel.split('/').at(-2) ?? '';
  * Returns the kinds with a record read again or removed.
  */
 export function reuse(files: SourceFile[], memory: Map<string, Remembered>, schemas: SchemaSet, problems: Problems): Set<string> {
-  const changed = new Set(files.filter((f) => memory.get(f.rel)?.hash !== f.hash));
+  const remembered = files.map((f) => memory.get(f.rel));
+  const changed = new Set(files.filter((f, i) => remembered[i]?.hash !== f.hash));
   parseSources([...changed], problems);
   const moved = new Set<string>();
-  const present = new Set(files.map((f) => f.rel));
-  for (const rel of memory.keys()) if (!present.has(rel)) moved.add(kindOfPath(rel));
+  // Fewer of the remembered files listed now than remembered: some were removed (or renamed).
+  if (remembered.reduce((n, known) => (known ? n + 1 : n), 0) < memory.size) {
+    const present = new Set(files.map((f) => f.rel));
+    for (const rel of memory.keys()) if (!present.has(rel)) moved.add(kindOfPath(rel));
+  }
   for (const file of changed) {
     const before = memory.get(file.rel);
     if (before && (file.value as Data | undefined)?.id !== before.id) moved.add(file.kind);
@@ -68,14 +72,14 @@ export function reuse(files: SourceFile[], memory: Map<string, Remembered>, sche
       .map((info) => info.kind),
   );
   const read = new Set(moved);
-  for (const file of files) {
+  files.forEach((file, i) => {
     if (changed.has(file) || referring.has(file.kind)) {
       read.add(file.kind);
-      continue;
+      return;
     }
-    file.known = memory.get(file.rel);
+    file.known = remembered[i];
     file.text = '';
-  }
+  });
   return read;
 }
 
@@ -103,11 +107,13 @@ export function settle(
         for (const field of fields) values[field] = entry.data[field];
         entry.derived = fields.length ? hashText(serialise(values)) : '';
       } else entry.derived = known?.derived;
-      entry.carry =
-        known !== undefined &&
-        entry.derived === known.derived &&
-        published.has(apiPaths.record(kind, entry.id)) &&
-        (!info.byName || published.has(apiPaths.record(kind, entry.name)));
+      entry.carry = undefined;
+      if (known !== undefined && entry.derived === known.derived) {
+        const paths = info.byName
+          ? [apiPaths.record(kind, entry.id), apiPaths.record(kind, entry.name)]
+          : [apiPaths.record(kind, entry.id)];
+        if (paths.every((rel) => published.has(rel))) entry.carry = paths;
+      }
       if (!fresh && !entry.carry) stale.add(kind);
     }
   }

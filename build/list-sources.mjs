@@ -22,15 +22,17 @@ export function listSources(dataDir) {
   kinds.sort((a, b) => (`${a.name}/` < `${b.name}/` ? -1 : 1));
   for (const kind of kinds) {
     if (kind.name.startsWith('.') || !(kind.isDirectory() || kind.isSymbolicLink())) continue;
+    const dir = path.join(dataDir, kind.name, '/');
     let names;
     try {
-      names = fs.readdirSync(path.join(dataDir, kind.name)).sort();
+      names = fs.readdirSync(dir).sort();
     } catch {
       continue; // a link to something that is not a folder
     }
     for (const name of names) {
       if (!SOURCE_NAME.test(name)) continue;
-      const stats = fs.statSync(path.join(dataDir, kind.name, name), { throwIfNoEntry: false });
+      // Joined by hand: path.join costs a sixth of the time of the stat itself.
+      const stats = fs.statSync(dir + name, { throwIfNoEntry: false });
       if (stats?.isFile()) found.push({ path: `${kind.name}/${name}`, size: stats.size, mtimeMs: stats.mtimeMs });
     }
   }

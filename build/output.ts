@@ -87,7 +87,7 @@ export async function readMemory(outDir: string, live: Live): Promise<string | u
 
 /** A file's identity in a manifest: its size and a hash of its bytes. */
 export const hashBody = (body: string | Buffer) => `${Buffer.byteLength(body)}.${createHash('sha1').update(body).digest('base64url')}`;
-const sizeOf = (hash: string) => Number(hash.slice(0, hash.indexOf('.')));
+const sizeOf = (hash: string) => parseInt(hash, 10);
 
 /** Removes a tree without waiting for it: deleting many files costs as much as writing them. */
 async function discard(dir: string, root: string): Promise<void> {
@@ -143,7 +143,8 @@ export interface Tree {
 
 /** What the tree being written holds before the build touches it: path → hash. */
 interface Holding {
-  get(rel: string): string | undefined;
+  /** `live` is the live tree's hash of the path, where the caller has it already. */
+  get(rel: string, live?: string): string | undefined;
   paths(): Iterable<string>;
 }
 
@@ -153,7 +154,10 @@ const holding = (files: Map<string, string>): Holding => ({ get: (rel) => files.
 function beforeLive(live: Manifest, files: Map<string, string>): Holding {
   const diff = live.diff;
   return {
-    get: (rel) => (diff.has(rel) ? diff.get(rel) || undefined : files.get(rel)),
+    get: (rel, live) => {
+      const differs = diff.get(rel);
+      return differs === undefined ? (live ?? files.get(rel)) : differs || undefined;
+    },
     *paths() {
       for (const rel of files.keys()) if (!diff.has(rel)) yield rel;
       for (const [rel, hash] of diff) if (hash !== '') yield rel;
@@ -263,11 +267,11 @@ export async function openTree(outDir: string, known?: Live): Promise<Tree> {
           if (was !== undefined) shared++;
           if (diff && was !== hash) diff.set(file.rel, was ?? '');
           if (!diverged && was === hash) {
-            if (existing.get(file.rel) !== hash) waiting.push({ rel: file.rel, hash });
+            if (existing.get(file.rel, was) !== hash) waiting.push({ rel: file.rel, hash });
             continue;
           }
           if (!diverged) await diverge();
-          if (existing.get(file.rel) !== hash) await schedule(file, hash);
+          if (existing.get(file.rel, was) !== hash) await schedule(file, hash);
         }
       } catch (err) {
         // The build failed part way (a problem found while publishing, a failed write). The files

@@ -1,6 +1,6 @@
-// The records of a build, indexed by kind, id, name and url.
+// The records of a build, indexed by kind, id and name (a record's url is read back to its kind and id).
 import type { SourceFile } from './load.ts';
-import { urls, type Urls } from './paths.ts';
+import { parseRecordUrl, urls, type Urls } from './paths.ts';
 import type { NamedRef } from './api-types.ts';
 
 export type Data = Record<string, any>;
@@ -25,8 +25,11 @@ export interface Entry {
   facts?: string;
   /** Hash of its derived fields, once derived. */
   derived?: string;
-  /** Its published files are the live tree's, unchanged: it is not read or written again. */
-  carry?: boolean;
+  /**
+   * Its published files are the live tree's, unchanged: it is not read or written again. Their
+   * paths: the id path, then the name path for a kind published by name.
+   */
+  carry?: string[];
 }
 
 export class Store {
@@ -34,7 +37,6 @@ export class Store {
   private readonly entries = new Map<string, Entry[]>();
   private readonly ids = new Map<string, Map<number, Entry>>();
   private readonly names = new Map<string, Map<string, Entry>>();
-  private readonly byUrl = new Map<string, Entry>();
   /** `kind/name` of records whose own file has a problem: references to them are not reported again. */
   private readonly broken = new Set<string>();
 
@@ -52,12 +54,14 @@ export class Store {
 
   /** Adds an entry unless its id or name is taken; returns the entry holding it otherwise. */
   add(entry: Entry): { id?: Entry; name?: Entry } {
-    const clash = { id: this.ids.get(entry.kind)!.get(entry.id), name: this.names.get(entry.kind)!.get(entry.name) };
-    if (clash.id || clash.name) return clash;
+    const ids = this.ids.get(entry.kind)!;
+    const names = this.names.get(entry.kind)!;
+    const id = ids.get(entry.id);
+    const name = names.get(entry.name);
+    if (id || name) return { id, name };
     this.entries.get(entry.kind)!.push(entry);
-    this.ids.get(entry.kind)!.set(entry.id, entry);
-    this.names.get(entry.kind)!.set(entry.name, entry);
-    this.byUrl.set(this.urls.record(entry.kind, entry.id), entry);
+    ids.set(entry.id, entry);
+    names.set(entry.name, entry);
     return {};
   }
 
@@ -72,7 +76,10 @@ export class Store {
   seal(): void {
     for (const [kind, list] of this.entries) {
       list.sort((a, b) => a.id - b.id);
-      this.validEntries.set(kind, list.filter((e) => e.valid));
+      this.validEntries.set(
+        kind,
+        list.filter((e) => e.valid),
+      );
     }
   }
   private readonly validEntries = new Map<string, Entry[]>();
@@ -93,7 +100,8 @@ export class Store {
   /** The entry a resolved NamedRef points at. */
   target(ref: unknown): Entry | undefined {
     const url = (ref as NamedRef | null)?.url;
-    return typeof url === 'string' ? this.byUrl.get(url) : undefined;
+    const at = typeof url === 'string' ? parseRecordUrl(this.baseUrl, url) : undefined;
+    return at && this.ids.get(at.kind)?.get(at.id);
   }
   /** The NamedRef of an entry; one shared object per entry, never changed after it is made. */
   ref(entry: Entry): NamedRef {
