@@ -44,13 +44,19 @@ const encode = (rel: string) => (/[\t\n\r]/.test(rel) || rel.startsWith('"') ? J
 const decode = (field: string) => (field.startsWith('"') ? (JSON.parse(field) as string) : field);
 
 export function formatManifest(
-  m: ManifestHeader & { sources: Iterable<[string, SourceStamp]>; diff: Map<string, string>; files: Map<string, string> },
+  m: Omit<ManifestHeader, 'fileCount'> & {
+    sources: Iterable<[string, SourceStamp]>;
+    diff: Map<string, string>;
+    files: Iterable<[string, string]>;
+  },
 ): string {
-  const { key, tool, records, fileCount, previous } = m;
-  const lines = [JSON.stringify({ format: FORMAT, key, tool, records, fileCount, previous })];
+  const { key, tool, records, previous } = m;
+  const lines = [''];
   for (const [rel, [size, mtime, hash]] of m.sources) lines.push(`s\t${encode(rel)}\t${size}\t${mtime}\t${hash}`);
   for (const [rel, hash] of m.diff) lines.push(`d\t${encode(rel)}\t${hash}`);
+  const first = lines.length;
   for (const [rel, hash] of m.files) lines.push(`f\t${encode(rel)}\t${hash}`);
+  lines[0] = JSON.stringify({ format: FORMAT, key, tool, records, fileCount: lines.length - first, previous });
   return lines.join('\n') + '\n';
 }
 

@@ -7,6 +7,8 @@ export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.u
 export const schemasDir = path.join(projectRoot, 'schemas');
 export const defaultDataDir = path.join(projectRoot, 'data');
 export const defaultOutDir = path.join(projectRoot, 'dist');
+/** What the build keeps between runs that is not output: the compiled validators (validate.ts). */
+export const cacheDir = path.join(projectRoot, 'node_modules', '.cache', 'creature-reference-service');
 
 const API = 'api/v2';
 

@@ -7,7 +7,6 @@ const written = {
   key: 'k1',
   tool: 't1',
   records: { type: 2 },
-  fileCount: 3,
   previous: 'k0',
   sources: [
     ['data/type/fire.yaml', [120, 1700000000123.456, 'h1']],

@@ -1,0 +1,106 @@
+// The code Ajv makes of the validators is kept between builds. Loaded from there, the validators must
+// judge every record as Ajv's own compiled ones do, errors and defaults included; kept code that is
+// damaged, or made from other schemas, is compiled again.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { parse } from 'yaml';
+import { defaultDataDir } from '../build/paths.ts';
+import { loadSchemas, type SchemaSet } from '../build/schemas.ts';
+import { KEYWORDS, loadValidators, OPTIONS } from '../build/validate.ts';
+import { tempDir } from './helpers.ts';
+
+const schemas = loadSchemas();
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
+
+/** Every validator compiled by Ajv in this process, as the build did before it kept them. */
+function compiledHere(): Record<string, unknown> {
+  const ajv = new Ajv2020({ ...OPTIONS });
+  addFormats(ajv);
+  for (const keyword of KEYWORDS) ajv.addKeyword({ keyword });
+  const out: Record<string, unknown> = {};
+  for (const [kind, info] of schemas.kinds) {
+    out[`source:${kind}`] = ajv.compile(info.source);
+    out[`response:${kind}`] = ajv.compile(info.response);
+  }
+  return out;
+}
+
+/** A record of each kind from the shipped world, and ways of breaking it. */
+function samples(): Array<{ side: 'source' | 'response'; kind: string; record: unknown }> {
+  const out: Array<{ side: 'source' | 'response'; kind: string; record: unknown }> = [];
+  for (const kind of schemas.kinds.keys()) {
+    const dir = path.join(defaultDataDir, kind);
+    const first = fs.readdirSync(dir).sort()[0]!;
+    const record = parse(fs.readFileSync(path.join(dir, first), 'utf8')) as Record<string, unknown>;
+    for (const variant of [
+      record,
+      { ...record, unknown_field: 1 },
+      { ...record, id: 'seven' },
+      { ...record, name: 'Not A Slug' },
+      { id: record.id },
+      { ...record, names: [{ name: 5 }] },
+    ]) {
+      out.push({ side: 'source', kind, record: variant });
+      out.push({ side: 'response', kind, record: variant });
+    }
+  }
+  return out;
+}
+
+/** What a validator says of a record: its verdict, its errors and the record as it left it. */
+function judge(validators: Record<string, any>, side: string, kind: string, record: unknown) {
+  const copy = structuredClone(record);
+  const validate = validators[`${side}:${kind}`];
+  const valid = validate(copy);
+  return { valid, errors: validate.errors, record: copy };
+}
+
+describe('validators kept between builds', () => {
+  it('judge every record as the ones Ajv compiles in process do', async () => {
+    const dir = await tempDir();
+    const fresh = loadValidators(schemas, dir);
+    expect(fresh.cached).toBe(false);
+    expect(fs.readdirSync(dir)).toHaveLength(1);
+    const kept = loadValidators(schemas, dir);
+    expect(kept.cached).toBe(true);
+    const here = compiledHere();
+    let invalid = 0;
+    for (const { side, kind, record } of samples()) {
+      const a = judge(here, side, kind, record);
+      expect(judge(fresh.validators, side, kind, record), `${side} ${kind}`).toEqual(a);
+      expect(judge(kept.validators, side, kind, record), `${side} ${kind}`).toEqual(a);
+      if (!a.valid) invalid++;
+    }
+    expect(invalid).toBeGreaterThan(schemas.kinds.size * 5);
+  });
+
+  it('are compiled again when the kept code is damaged', async () => {
+    const dir = await tempDir();
+    loadValidators(schemas, dir);
+    const [file] = fs.readdirSync(dir);
+    fs.writeFileSync(path.join(dir, file!), 'module.exports = (');
+    const again = loadValidators(schemas, dir);
+    expect(again.cached).toBe(false);
+    expect(judge(again.validators, 'source', 'type', { id: 1 }).valid).toBe(false);
+    expect(loadValidators(schemas, dir).cached).toBe(true);
+  });
+
+  it('are kept apart for other schemas', async () => {
+    const dir = await tempDir();
+    loadValidators(schemas, dir);
+    const type = schemas.kinds.get('type')!;
+    const changed: SchemaSet = {
+      ...schemas,
+      kinds: new Map([...schemas.kinds, ['type', { ...type, source: { ...type.source, maxProperties: 1 } }]]),
+    };
+    const other = loadValidators(changed, dir);
+    expect(other.cached).toBe(false);
+    expect(fs.readdirSync(dir)).toHaveLength(2);
+    expect(judge(other.validators, 'source', 'type', { id: 1, name: 'fire' }).errors).toContainEqual(
+      expect.objectContaining({ keyword: 'maxProperties' }),
+    );
+  });
+});
