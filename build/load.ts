@@ -41,22 +41,20 @@ export type SourceStamp = [size: number, mtimeMs: number, hash: string];
 /**
  * Every source file with its hash. A file whose size and modification time match `known` keeps
  * its remembered hash and is not read now; the others are read (and their text kept for parsing).
- * With nothing known, no file is read now: each is read, and hashed, as it is parsed. Given `known`
- * still to come, the files are listed on a thread of their own meanwhile.
+ * With nothing known, no file is read now: each is read, and hashed, as it is parsed. With
+ * `onThread`, the files are listed on a thread of their own while `known` is still to come.
  */
 export async function readSources(
   dataDir: string,
   problems: Problems,
   known: ReadonlyMap<string, SourceStamp> | Promise<ReadonlyMap<string, SourceStamp> | undefined> = new Map(),
+  onThread = false,
 ): Promise<SourceFile[]> {
   // Paths are given relative to the data folder's parent (`data/type/fire.yaml`).
   const prefix = relativeTo(path.dirname(dataDir), dataDir);
-  let found: Listed[];
-  if (known instanceof Promise) {
-    const listing = listSourcesOnThread(dataDir);
-    known = (await known) ?? new Map();
-    found = await listing;
-  } else found = listSources(dataDir);
+  const listing = onThread ? listSourcesOnThread(dataDir) : listSources(dataDir);
+  known = (await known) ?? new Map();
+  const found: Listed[] = await listing;
   const out: SourceFile[] = [];
   // With nothing remembered every file is parsed, and is read only when it is checked (validate.ts).
   const lazy = known.size === 0;

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { SourceStamp } from './load.ts';
-import { formatManifest, readManifest, readManifestHeader, type Manifest } from './manifest.ts';
+import { formatManifest, readManifest, readManifestHeader, type Manifest, type ManifestHeader } from './manifest.ts';
 import { Writer } from './writer.ts';
 
 export interface OutputFile {
@@ -77,6 +77,12 @@ export interface Live {
 export async function readLive(outDir: string): Promise<Live> {
   const slot = await liveSlot(outDir);
   return { slot, manifest: slot === 'a' || slot === 'b' ? await readManifest(layout(outDir).manifest(slot)) : undefined };
+}
+
+/** The first line of the live tree's manifest: what it was built from, and how many records it has. */
+export async function readLiveHeader(outDir: string): Promise<ManifestHeader | undefined> {
+  const slot = await liveSlot(outDir);
+  return slot === 'a' || slot === 'b' ? readManifestHeader(layout(outDir).manifest(slot)) : undefined;
 }
 
 /** What the build of the live tree remembered of its records, if anything. */

@@ -20,5 +20,13 @@ describe('the source listing', () => {
     const expected = names.map((n) => `world/${n}`).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     expect(rels).toEqual(expected);
     expect(rels.indexOf('world/type-x/z.yaml')).toBeLessThan(rels.indexOf('world/type/a.yaml'));
+
+    // Listed on a thread of their own (as for a large world), with their sizes and times, the same.
+    const here = await readSources(data, new Problems());
+    const onThread = await readSources(data, new Problems(), Promise.resolve(undefined), true);
+    expect(onThread.map(({ rel, size, mtimeMs }) => ({ rel, size, mtimeMs }))).toEqual(
+      here.map(({ rel, size, mtimeMs }) => ({ rel, size, mtimeMs })),
+    );
+    expect(onThread[0]!.size).toBe(6);
   });
 });
