@@ -6,11 +6,11 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fg from 'fast-glob';
-import { projectRoot } from './paths.ts';
+import { cacheDirs, projectRoot } from './paths.ts';
 
 const explorerDir = path.join(projectRoot, 'explorer');
 const configFile = path.join(projectRoot, 'vite.config.ts');
-const cacheDir = path.join(projectRoot, 'node_modules', '.cache', 'explorer');
+const cacheDir = cacheDirs.explorer;
 
 /** Everything the page is built from: its folder, the vite config, the modules it imports from build/. */
 async function sources(): Promise<string[]> {

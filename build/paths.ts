@@ -7,8 +7,11 @@ export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.u
 export const schemasDir = path.join(projectRoot, 'schemas');
 export const defaultDataDir = path.join(projectRoot, 'data');
 export const defaultOutDir = path.join(projectRoot, 'dist');
-/** What the build keeps between runs that is not output: the compiled validators (validate.ts). */
-export const cacheDir = path.join(projectRoot, 'node_modules', '.cache', 'creature-reference-service');
+/** What builds keep between runs that is not output: the explorer page as vite built it, and the validators' code. */
+export const cacheDirs = {
+  explorer: path.join(projectRoot, 'node_modules', '.cache', 'explorer'),
+  validators: path.join(projectRoot, 'node_modules', '.cache', 'validators'),
+};
 
 const API = 'api/v2';
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { closest } from 'fastest-levenshtein';
 import { hashText, parseOne, sourceText, type SourceFile } from './load.ts';
-import { cacheDir } from './paths.ts';
+import { cacheDirs } from './paths.ts';
 import { locate } from './locate.ts';
 import type { Problems } from './problems.ts';
 import { SLUG, type SchemaSet } from './schemas.ts';
@@ -35,10 +35,10 @@ export const KEYWORDS = ['x-ref', 'x-ref-by', 'x-source', 'x-lookup'];
 
 /**
  * Every kind's validators. Compiling them takes a third of a second, longer than a small build spends
- * on anything else, so the code Ajv makes of them is kept in `cacheDir`, under a hash of everything
+ * on anything else, so the code Ajv makes of them is kept in `cacheDirs.validators`, under a hash of everything
  * it depends on, and loaded from there while the schemas stay the same.
  */
-export function compileValidators(schemas: SchemaSet, dir = cacheDir): Validators {
+export function compileValidators(schemas: SchemaSet, dir = cacheDirs.validators): Validators {
   const exports = loadValidators(schemas, dir).validators;
   const set = (side: 'source' | 'response'): ValidatorSet => ({
     get: (kind) => (schemas.kinds.has(kind) ? exports[`${side}:${kind}`] : undefined),
@@ -48,7 +48,10 @@ export function compileValidators(schemas: SchemaSet, dir = cacheDir): Validator
 }
 
 /** The validators' code, from the cache or compiled now (and then kept); `cached` says which. */
-export function loadValidators(schemas: SchemaSet, dir = cacheDir): { validators: Record<string, ValidateFunction>; cached: boolean } {
+export function loadValidators(
+  schemas: SchemaSet,
+  dir = cacheDirs.validators,
+): { validators: Record<string, ValidateFunction>; cached: boolean } {
   const versions = ['ajv', 'ajv-formats'].map((name) => (require(`${name}/package.json`) as { version: string }).version);
   const kinds = [...schemas.kinds].map(([kind, info]) => [kind, info.source, info.response]);
   const file = path.join(dir, `validators-${hashText(JSON.stringify([versions, OPTIONS, KEYWORDS, kinds]))}.cjs`);
@@ -63,8 +66,19 @@ export function loadValidators(schemas: SchemaSet, dir = cacheDir): { validators
     const temp = `${file}.${process.pid}.${threadId}.tmp`;
     fs.writeFileSync(temp, code);
     fs.renameSync(temp, file);
+    prune(dir);
   } catch {} // a cache that cannot be written costs the next build the compiling, nothing more
   return { validators: evaluate(code), cached: false };
+}
+
+/** Keeps the code for the few most recent schemas (switching branches back and forth stays cheap). */
+function prune(dir: string, keep = 4): void {
+  const kept = fs
+    .readdirSync(dir)
+    .filter((name) => /^validators-.*\.cjs$/.test(name))
+    .map((name) => ({ file: path.join(dir, name), at: fs.statSync(path.join(dir, name)).mtimeMs }))
+    .sort((a, b) => b.at - a.at);
+  for (const old of kept.slice(keep)) fs.rmSync(old.file, { force: true });
 }
 
 /** Ajv's code for every kind's source and response validators, as one CommonJS module. */

@@ -102,5 +102,14 @@ describe('validators kept between builds', () => {
     expect(judge(other.validators, 'source', 'type', { id: 1, name: 'fire' }).errors).toContainEqual(
       expect.objectContaining({ keyword: 'maxProperties' }),
     );
+    // The code of the four most recent schemas is kept, no more.
+    for (const max of [2, 3, 4, 5]) {
+      loadValidators(
+        { ...changed, kinds: new Map([...changed.kinds, ['type', { ...type, source: { ...type.source, maxProperties: max } }]]) },
+        dir,
+      );
+    }
+    expect(fs.readdirSync(dir)).toHaveLength(4);
+    expect(loadValidators(changed, dir).cached).toBe(false);
   });
 });
