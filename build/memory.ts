@@ -35,19 +35,29 @@ export function formatMemory(header: MemoryHeader, store: Store): string {
 /** The records remembered, by source path; undefined when there is no memory or it is not for this build. */
 export function parseMemory(text: string | undefined, expected: MemoryHeader): Map<string, Remembered> | undefined {
   if (!text) return undefined;
-  const lines = text.split('\n');
+  const end = text.indexOf('\n');
   try {
-    const header = JSON.parse(lines[0]!);
+    const header = JSON.parse(end < 0 ? text : text.slice(0, end));
     if (header?.format !== FORMAT || header.settings !== expected.settings || header.key !== expected.key) return undefined;
   } catch {
     return undefined;
   }
   const out = new Map<string, Remembered>();
-  for (let i = 1; i < lines.length; i++) {
-    if (!lines[i]) continue;
-    const [rel, hash, id, derived, facts] = lines[i]!.split('\t');
-    if (facts === undefined || !Number.isInteger(Number(id))) return undefined;
-    out.set(rel!, { hash: hash!, id: Number(id), derived: derived!, facts });
+  // Field by field rather than split: there is a line per record.
+  for (let at = end + 1; at > 0 && at < text.length;) {
+    let nl = text.indexOf('\n', at);
+    if (nl < 0) nl = text.length;
+    if (nl > at) {
+      const t1 = text.indexOf('\t', at);
+      const t2 = text.indexOf('\t', t1 + 1);
+      const t3 = text.indexOf('\t', t2 + 1);
+      const t4 = text.indexOf('\t', t3 + 1);
+      if (t1 < 0 || t2 < 0 || t3 < 0 || t4 < 0 || t4 > nl) return undefined;
+      const id = Number(text.slice(t2 + 1, t3));
+      if (!Number.isInteger(id)) return undefined;
+      out.set(text.slice(at, t1), { hash: text.slice(t1 + 1, t2), id, derived: text.slice(t3 + 1, t4), facts: text.slice(t4 + 1, nl) });
+    }
+    at = nl + 1;
   }
   return out;
 }
