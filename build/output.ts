@@ -152,6 +152,8 @@ interface Holding {
   /** `live` is the live tree's hash of the path, where the caller has it already. */
   get(rel: string, live?: string): string | undefined;
   paths(): Iterable<string>;
+  /** The paths it holds that the live tree does not, when that is known without going through all. */
+  beyondLive?(): Iterable<string>;
 }
 
 const holding = (files: Map<string, string>): Holding => ({ get: (rel) => files.get(rel), paths: () => files.keys() });
@@ -167,6 +169,9 @@ function beforeLive(live: Manifest, files: Map<string, string>): Holding {
     *paths() {
       for (const rel of files.keys()) if (!diff.has(rel)) yield rel;
       for (const [rel, hash] of diff) if (hash !== '') yield rel;
+    },
+    *beyondLive() {
+      for (const [rel, hash] of diff) if (hash !== '' && !files.has(rel)) yield rel;
     },
   };
 }
@@ -268,6 +273,7 @@ export async function openTree(outDir: string, known?: Live): Promise<Tree> {
       // live tree there is nothing to say.
       const diff = liveManifest ? new Map<string, string>() : undefined;
       let shared = 0; // paths of the live tree this one holds too
+      const added: string[] = []; // and the paths it lacks, when there is a live tree
       try {
         for (const file of files) {
           const was = liveFiles.get(file.rel);
@@ -280,6 +286,7 @@ export async function openTree(outDir: string, known?: Live): Promise<Tree> {
           result.files++;
           result.bytes += sizeOf(hash);
           if (was !== undefined) shared++;
+          else if (liveManifest) added.push(file.rel);
           if (diff && was !== hash) diff.set(file.rel, was ?? '');
           if (!diverged && was === hash) {
             if (existing.get(file.rel, was) !== hash) waiting.push({ rel: file.rel, hash });
@@ -311,7 +318,11 @@ export async function openTree(outDir: string, known?: Live): Promise<Tree> {
       const failed = failure();
       if (failed) throw failed;
 
-      const gone = [...existing.paths()].filter((rel) => !holds(rel));
+      // What the tree holds that this build did not make. When every file of the live tree is among
+      // this build's, that can only be a file the live tree lacks: those are looked through alone.
+      const beyond = liveManifest && shared === liveFiles.size ? existing.beyondLive?.() : undefined;
+      const madeHere = new Set(added);
+      const gone = beyond ? [...beyond].filter((rel) => !madeHere.has(rel)) : [...existing.paths()].filter((rel) => !holds(rel));
       await Promise.all(gone.map((rel) => fs.rm(path.join(tree, rel), { force: true })));
       result.removed = gone.length;
       await pruneEmptyDirs(tree, gone);
