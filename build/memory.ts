@@ -44,7 +44,7 @@ export function parseMemory(text: string | undefined, expected: MemoryHeader): M
   }
   const out = new Map<string, Remembered>();
   // Field by field rather than split: there is a line per record.
-  for (let at = end + 1; at > 0 && at < text.length;) {
+  for (let at = end < 0 ? text.length : end + 1; at < text.length;) {
     let nl = text.indexOf('\n', at);
     if (nl < 0) nl = text.length;
     if (nl > at) {

@@ -149,8 +149,8 @@ export interface Tree {
 
 /** What the tree being written holds before the build touches it: path → hash. */
 interface Holding {
-  /** `live` is the live tree's hash of the path, where the caller has it already. */
-  get(rel: string, live?: string): string | undefined;
+  /** `liveHash` is the live tree's hash of the path, where the caller has it already. */
+  get(rel: string, liveHash?: string): string | undefined;
   paths(): Iterable<string>;
   /** The paths it holds that the live tree does not, when that is known without going through all. */
   beyondLive?(): Iterable<string>;
@@ -162,9 +162,9 @@ const holding = (files: Map<string, string>): Holding => ({ get: (rel) => files.
 function beforeLive(live: Manifest, files: Map<string, string>): Holding {
   const diff = live.diff;
   return {
-    get: (rel, live) => {
+    get: (rel, liveHash) => {
       const differs = diff.get(rel);
-      return differs === undefined ? (live ?? files.get(rel)) : differs || undefined;
+      return differs === undefined ? (liveHash ?? files.get(rel)) : differs || undefined;
     },
     *paths() {
       for (const rel of files.keys()) if (!diff.has(rel)) yield rel;
@@ -321,8 +321,11 @@ export async function openTree(outDir: string, known?: Live): Promise<Tree> {
       // What the tree holds that this build did not make. When every file of the live tree is among
       // this build's, that can only be a file the live tree lacks: those are looked through alone.
       const beyond = liveManifest && shared === liveFiles.size ? existing.beyondLive?.() : undefined;
-      const madeHere = new Set(added);
-      const gone = beyond ? [...beyond].filter((rel) => !madeHere.has(rel)) : [...existing.paths()].filter((rel) => !holds(rel));
+      let gone: string[];
+      if (beyond) {
+        const madeHere = new Set(added);
+        gone = [...beyond].filter((rel) => !madeHere.has(rel));
+      } else gone = [...existing.paths()].filter((rel) => !holds(rel));
       await Promise.all(gone.map((rel) => fs.rm(path.join(tree, rel), { force: true })));
       result.removed = gone.length;
       await pruneEmptyDirs(tree, gone);
