@@ -2,7 +2,7 @@
 // (or .yml, .json).
 import fs from 'node:fs';
 import path from 'node:path';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import jsyaml from 'js-yaml';
 import { listSources, listSourcesOnThread, type Listed } from './list-sources.mjs';
 import { positionAt } from './locate.ts';
@@ -104,16 +104,18 @@ export const stampOf = (file: SourceFile): SourceStamp => [file.size, file.mtime
 /** Records nest a handful of levels; a document nested deeper than this is refused. */
 export const MAX_DEPTH = 32;
 
-/** How deep a parsed value nests, counted without recursion, stopping past `limit`. */
-function depth(value: unknown, limit: number): number {
-  let deepest = 0;
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length) {
-    const [v, d] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    deepest = Math.max(deepest, d);
-    if (deepest > limit) return deepest;
-    for (const child of Object.values(v)) stack.push([child, d + 1]);
+/**
+ * How deep a parsed value nests, stopping past `limit`: the recursion itself goes no deeper than
+ * `limit` + 1, whatever the document.
+ */
+function depth(value: unknown, limit: number, at = 1): number {
+  if (value === null || typeof value !== 'object') return 0;
+  let deepest = at;
+  if (at > limit) return deepest;
+  for (const key in value) {
+    const d = depth((value as Record<string, unknown>)[key], limit, at + 1);
+    if (d > deepest) deepest = d;
+    if (deepest > limit) break;
   }
   return deepest;
 }
@@ -247,5 +249,5 @@ function jsonErrorOffset(text: string): number {
 }
 
 export function hashText(text: string): string {
-  return createHash('sha1').update(text).digest('base64url');
+  return hash('sha1', text, 'base64url');
 }

@@ -7,7 +7,7 @@
 // before the tree is touched: a tree without one is rebuilt from scratch. Files are never written
 // in place, so the two trees may share unchanged files as hard links.
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { SourceStamp } from './load.ts';
@@ -92,7 +92,7 @@ export async function readMemory(outDir: string, live: Live): Promise<string | u
 }
 
 /** A file's identity in a manifest: its size and a hash of its bytes. */
-export const hashBody = (body: string | Buffer) => `${Buffer.byteLength(body)}.${createHash('sha1').update(body).digest('base64url')}`;
+export const hashBody = (body: string | Buffer) => `${Buffer.byteLength(body)}.${hash('sha1', body, 'base64url')}`;
 const sizeOf = (hash: string) => parseInt(hash, 10);
 
 /** Removes a tree without waiting for it: deleting many files costs as much as writing them. */
