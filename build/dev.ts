@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createServer as createViteServer, type Plugin, type ViteDevServer } from 'vite';
 import { build } from './build.ts';
+import { UsageError } from './config.ts';
 import { defaultDataDir, projectRoot } from './paths.ts';
 import { BuildFailed, formatProblems } from './problems.ts';
 import { createServer } from './serve.ts';
@@ -16,7 +17,6 @@ import { BUILD_EVENT, STATUS_PATH, type BuildStatus } from './dev-status.ts';
 
 /** Saves closer together than this make one rebuild. */
 const SETTLE_MS = 25;
-
 
 export interface DevOptions {
   dataDir?: string;
@@ -70,7 +70,12 @@ export async function startDev(options: DevOptions = {}): Promise<DevServer> {
       if (log) console.log(`${time()} built ${records} records in ${Math.round(status.ms)} ms`);
     } catch (err) {
       const problems = err instanceof BuildFailed ? err.problems : [];
-      const text = err instanceof BuildFailed ? formatProblems(problems) : `internal error: ${(err as Error).stack ?? err}`;
+      const text =
+        err instanceof BuildFailed
+          ? formatProblems(problems)
+          : err instanceof UsageError
+            ? err.message
+            : `internal error: ${(err as Error).stack ?? err}`;
       status = { ok: false, version, ms: performance.now() - started, records: 0, text, problems };
       if (log) console.error(`${time()} the build failed; the API keeps the last good build\n${text}`);
     }
@@ -177,7 +182,9 @@ async function main(argv: string[]): Promise<void> {
   const dev = await startDev({ dataDir: args.data, port, host: args.host });
   const data = path.resolve(args.data ?? defaultDataDir);
   const shown = path.relative(process.cwd(), data);
-  console.log(`explorer at ${dev.url}/  ·  API at ${dev.url}/api/v2/  ·  watching ${shown && !shown.startsWith('..') ? shown : data}/ (Ctrl-C to stop)`);
+  console.log(
+    `explorer at ${dev.url}/  ·  API at ${dev.url}/api/v2/  ·  watching ${shown && !shown.startsWith('..') ? shown : data}/ (Ctrl-C to stop)`,
+  );
   const stop = async () => {
     await dev.close();
     process.exit(0);

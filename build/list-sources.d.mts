@@ -5,5 +5,11 @@ export interface Listed {
   mtimeMs: number;
 }
 export const SOURCE_EXTENSIONS: string[];
-export function listSources(dataDir: string): Listed[];
-export function listSourcesOnThread(dataDir: string): Promise<Listed[]>;
+/** The source files, and the entries an author may have meant as sources that are not read. */
+export interface Listing {
+  sources: Listed[];
+  /** `<kind>/<name>` in a kind's folder, or `<name>` in the data folder itself. */
+  others: string[];
+}
+export function listSources(dataDir: string): Listing;
+export function listSourcesOnThread(dataDir: string): Promise<Listing>;

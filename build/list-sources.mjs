@@ -9,19 +9,24 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 export const SOURCE_EXTENSIONS = ['yaml', 'yml', 'json'];
 const SOURCE_NAME = new RegExp(`^[^.].*\\.(${SOURCE_EXTENSIONS.join('|')})$`);
 
-/** Listed and looked at synchronously: several times faster than a glob. */
+/**
+ * Listed and looked at synchronously: several times faster than a glob. `others` are the entries
+ * that are not read although an author may have meant them to be: in a kind's folder, anything but
+ * a source file; in the data folder itself, a source file. Hidden entries (`.…`) are passed over.
+ */
 export function listSources(dataDir) {
-  const found = [];
-  let kinds;
-  try {
-    kinds = fs.readdirSync(dataDir, { withFileTypes: true });
-  } catch {
-    return found; // no data folder: no records
-  }
+  const sources = [];
+  const others = [];
+  // The caller makes sure the data folder is there.
+  const kinds = fs.readdirSync(dataDir, { withFileTypes: true });
   // No kind's name holds a '/', so ordering by `kind/` and then by file name orders by path.
   kinds.sort((a, b) => (`${a.name}/` < `${b.name}/` ? -1 : 1));
   for (const kind of kinds) {
-    if (kind.name.startsWith('.') || !(kind.isDirectory() || kind.isSymbolicLink())) continue;
+    if (kind.name.startsWith('.')) continue;
+    if (!(kind.isDirectory() || kind.isSymbolicLink())) {
+      if (SOURCE_NAME.test(kind.name)) others.push(kind.name);
+      continue;
+    }
     const dir = path.join(dataDir, kind.name, '/');
     let names;
     try {
@@ -30,21 +35,26 @@ export function listSources(dataDir) {
       continue; // a link to something that is not a folder
     }
     for (const name of names) {
-      if (!SOURCE_NAME.test(name)) continue;
+      if (!SOURCE_NAME.test(name)) {
+        if (!name.startsWith('.')) others.push(`${kind.name}/${name}`);
+        continue;
+      }
       // Joined by hand: path.join costs a sixth of the time of the stat itself.
       const stats = fs.statSync(dir + name, { throwIfNoEntry: false });
-      if (stats?.isFile()) found.push({ path: `${kind.name}/${name}`, size: stats.size, mtimeMs: stats.mtimeMs });
+      if (stats?.isFile()) sources.push({ path: `${kind.name}/${name}`, size: stats.size, mtimeMs: stats.mtimeMs });
+      else if (stats) others.push(`${kind.name}/${name}`);
     }
   }
-  return found;
+  return { sources, others };
 }
 
-/** `listSources` on a thread of its own; sent back as one string and two arrays, which cost little to pass. */
+/** `listSources` on a thread of its own; sent back as strings and two arrays, which cost little to pass. */
 export function listSourcesOnThread(dataDir) {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL(import.meta.url), { workerData: { listSources: dataDir }, execArgv: [] });
-    worker.once('message', ({ paths, size, mtime }) => {
-      resolve(paths === '' ? [] : paths.split('\0').map((p, i) => ({ path: p, size: size[i], mtimeMs: mtime[i] })));
+    worker.once('message', ({ paths, size, mtime, others }) => {
+      const sources = paths === '' ? [] : paths.split('\0').map((p, i) => ({ path: p, size: size[i], mtimeMs: mtime[i] }));
+      resolve({ sources, others });
     });
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`the listing thread stopped (exit code ${code})`)));
@@ -52,13 +62,13 @@ export function listSourcesOnThread(dataDir) {
 }
 
 if (!isMainThread && workerData?.listSources !== undefined) {
-  const found = listSources(workerData.listSources);
-  const size = new Float64Array(found.length);
-  const mtime = new Float64Array(found.length);
-  found.forEach((f, i) => {
+  const { sources, others } = listSources(workerData.listSources);
+  const size = new Float64Array(sources.length);
+  const mtime = new Float64Array(sources.length);
+  sources.forEach((f, i) => {
     size[i] = f.size;
     mtime[i] = f.mtimeMs;
   });
-  const paths = found.map((f) => f.path).join('\0');
-  parentPort.postMessage({ paths, size, mtime }, [size.buffer, mtime.buffer]);
+  const paths = sources.map((f) => f.path).join('\0');
+  parentPort.postMessage({ paths, size, mtime, others }, [size.buffer, mtime.buffer]);
 }

@@ -4,11 +4,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { hash } from 'node:crypto';
 import jsyaml from 'js-yaml';
-import { listSources, listSourcesOnThread, type Listed } from './list-sources.mjs';
+import { listSources, listSourcesOnThread, SOURCE_EXTENSIONS } from './list-sources.mjs';
+import { UsageError } from './config.ts';
 import { positionAt } from './locate.ts';
 import { yaml } from './yaml.ts';
 import { relativeTo } from './paths.ts';
-import type { Problems } from './problems.ts';
+import type { Problem, Problems } from './problems.ts';
 import type { Remembered } from './memory.ts';
 
 export interface SourceFile {
@@ -50,11 +51,25 @@ export async function readSources(
   known: ReadonlyMap<string, SourceStamp> | Promise<ReadonlyMap<string, SourceStamp> | undefined> = new Map(),
   onThread = false,
 ): Promise<SourceFile[]> {
+  // A mistyped folder is not an empty world: building it would replace every record with none.
+  if (!fs.statSync(dataDir, { throwIfNoEntry: false })?.isDirectory())
+    throw new UsageError(`the data folder ${dataDir} does not exist (or is not a folder)`);
   // Paths are given relative to the data folder's parent (`data/type/fire.yaml`).
   const prefix = relativeTo(path.dirname(dataDir), dataDir);
   const listing = onThread ? listSourcesOnThread(dataDir) : listSources(dataDir);
   known = (await known) ?? new Map();
-  const found: Listed[] = await listing;
+  const { sources: found, others } = await listing;
+  for (const name of others) problems.add(notRead(name, prefix));
+  if (found.length === 0 && others.length === 0) {
+    problems.add({
+      file: prefix || '.',
+      line: 1,
+      column: 1,
+      pointer: '',
+      message: 'the data folder holds no records',
+      hint: `each record is a file of its own: ${prefix || '.'}/<kind>/<name>.yaml`,
+    });
+  }
   const out: SourceFile[] = [];
   // With nothing remembered every file is parsed, and is read only when it is checked (validate.ts).
   const lazy = known.size === 0;
@@ -92,6 +107,32 @@ export async function readSources(
     out.push({ rel, abs, kind, stem, size, mtimeMs, text, hash: hashText(text), value: undefined });
   }
   return out; // in the order of their paths (listSources)
+}
+
+/** A problem for an entry of the data folder that is not read, though it may have been meant to be. */
+function notRead(name: string, prefix: string): Problem {
+  const file = prefix ? `${prefix}/${name}` : name;
+  const slash = name.indexOf('/');
+  if (slash < 0) {
+    return {
+      file,
+      line: 1,
+      column: 1,
+      pointer: '',
+      message: "the file is not read: a record's file goes in the folder of its kind",
+      hint: `move it into its kind's folder, e.g. ${prefix ? `${prefix}/` : ''}type/${name}`,
+    };
+  }
+  const base = name.slice(slash + 1);
+  const stem = base.includes('.') ? base.slice(0, base.indexOf('.')) : base;
+  return {
+    file,
+    line: 1,
+    column: 1,
+    pointer: '',
+    message: `"${base}" is not read: a kind's folder holds only record files ending in ${SOURCE_EXTENSIONS.map((e) => `.${e}`).join(', ')}`,
+    hint: `if it is a record, name it ${stem}.yaml; if not, move it out of the data folder`,
+  };
 }
 
 function readText(abs: string): string {

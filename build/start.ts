@@ -1,7 +1,7 @@
 // `npm start`: build the shipped world, then serve it.
 import { build } from './build.ts';
 import { summary } from './cli.ts';
-import { baseUrlFromEnv, portFromEnv } from './config.ts';
+import { baseUrlFromEnv, portFromEnv, UsageError } from './config.ts';
 import { defaultOutDir } from './paths.ts';
 import { BuildFailed, formatProblems } from './problems.ts';
 import { createServer, listen } from './serve.ts';
@@ -10,6 +10,10 @@ const port = portFromEnv();
 try {
   console.log(summary(await build({ baseUrl: process.env.BASE_URL ? baseUrlFromEnv() : `http://localhost:${port}` })));
 } catch (err) {
+  if (err instanceof UsageError) {
+    console.error(err.message);
+    process.exit(2);
+  }
   if (!(err instanceof BuildFailed)) throw err;
   console.error(formatProblems(err.problems));
   process.exit(1);

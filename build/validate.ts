@@ -222,28 +222,45 @@ export function index(store: Store, checked: Checked, problems: Problems): void 
   add(store, checked.entry, problems);
 }
 
-/** Indexes an entry; a taken id or name is a problem. */
+/**
+ * Indexes an entry; a taken id or name is a problem, reported in both files (either may be the
+ * one that is new, and a report on a pull request shows only the files it changed).
+ */
 function add(store: Store, entry: Entry, problems: Problems): void {
   const { file } = entry;
   const clash = store.add(entry);
   if (clash.id) {
+    const hint = 'every record of a kind needs its own id';
     problems.add({
       ...at(file, '/id'),
       kind: file.kind,
       record: entry.name,
       pointer: '/id',
       message: `id ${entry.id} is already used by ${clash.id.file.rel}`,
-      hint: 'every record of a kind needs its own id',
+      hint,
+    });
+    const first = clash.id;
+    problems.add({
+      ...at(first.file, '/id'),
+      kind: file.kind,
+      record: first.name,
+      pointer: '/id',
+      message: `id ${first.id} is also used by ${file.rel}`,
+      hint,
     });
   }
   if (clash.name) {
+    const hint = 'every record of a kind needs its own name';
+    const message = `name "${entry.name}" is already used by ${clash.name.file.rel}`;
+    problems.add({ ...at(file, '/name'), kind: file.kind, record: entry.name, pointer: '/name', message, hint });
+    const first = clash.name;
     problems.add({
-      ...at(file, '/name'),
+      ...at(first.file, '/name'),
       kind: file.kind,
-      record: entry.name,
+      record: first.name,
       pointer: '/name',
-      message: `name "${entry.name}" is already used by ${clash.name.file.rel}`,
-      hint: 'every record of a kind needs its own name',
+      message: `name "${first.name}" is also used by ${file.rel}`,
+      hint,
     });
   }
 }

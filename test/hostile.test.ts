@@ -17,7 +17,10 @@ const goodDir = path.join(fixturesDir, 'good');
 async function cli(args: string[]) {
   try {
     const env = { ...process.env, BASE_URL: 'http://localhost:3000' }; // the test runner sets its own
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'build/cli.ts'), ...args], { cwd: projectRoot, env });
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'build/cli.ts'), ...args], {
+      cwd: projectRoot,
+      env,
+    });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -48,7 +51,21 @@ describe('refused input', () => {
     const file = path.join(w.data, 'item/huge.yaml');
     fs.writeFileSync(file, `id: 90\nname: huge\n# ${'x'.repeat(MAX_FILE_BYTES)}\n`);
     const problems = await buildProblems({ dataDir: w.data, outDir: w.out });
-    expect(problems).toEqual([expect.objectContaining({ file: 'data/item/huge.yaml', line: 1, message: expect.stringContaining('over the limit') })]);
+    expect(problems).toEqual([
+      expect.objectContaining({ file: 'data/item/huge.yaml', line: 1, message: expect.stringContaining('over the limit') }),
+    ]);
+  });
+
+  it('refuses an empty data folder rather than publishing an API with no records', async () => {
+    const w = await fixtureWorld();
+    await buildWorld({ dataDir: w.data, outDir: w.out });
+    const before = await snapshot(w.out);
+    const empty = path.join(w.root, 'empty');
+    fs.mkdirSync(path.join(empty, 'type'), { recursive: true });
+    fs.writeFileSync(path.join(empty, 'type', '.gitkeep'), ''); // hidden: passed over
+    const problems = await buildProblems({ dataDir: empty, outDir: w.out });
+    expect(problems).toEqual([expect.objectContaining({ file: 'empty', line: 1, message: 'the data folder holds no records' })]);
+    expect(await snapshot(w.out)).toEqual(before);
   });
 });
 
@@ -59,7 +76,9 @@ describe('the command line', () => {
     fs.cpSync(path.join(fixturesDir, 'bad/alias-bomb/data'), w.data, { recursive: true });
     const text = await cli(['--data', w.data, '--out', w.out]);
     expect(text.code).toBe(1);
-    expect(text.stderr).toContain('data/type/fire.yaml:15:7 type fire at /damage_relations/double_damage_to/0: there is no type named "grasss"');
+    expect(text.stderr).toContain(
+      'data/type/fire.yaml:15:7 type fire at /damage_relations/double_damage_to/0: there is no type named "grasss"',
+    );
     expect(text.stderr).toContain('hint: did you mean "grass"?');
     expect(text.stderr).toMatch(/2 problems in 2 files/);
     expect(text.stderr).not.toMatch(/\n\s+at .+:\d+:\d+\)?\n/); // no stack frames
@@ -70,7 +89,13 @@ describe('the command line', () => {
     const report = JSON.parse(json.stdout);
     expect(report.ok).toBe(false);
     expect(report.problems.map((p: { file: string }) => p.file)).toEqual(['data/gender/female.yaml', 'data/type/fire.yaml']);
-    expect(report.problems[1]).toMatchObject({ line: 15, column: 7, kind: 'type', record: 'fire', pointer: '/damage_relations/double_damage_to/0' });
+    expect(report.problems[1]).toMatchObject({
+      line: 15,
+      column: 7,
+      kind: 'type',
+      record: 'fire',
+      pointer: '/damage_relations/double_damage_to/0',
+    });
   });
 
   it('checks without writing, and refuses wrong usage with exit code 2', async () => {
@@ -80,12 +105,28 @@ describe('the command line', () => {
     expect(check.stdout).toMatch(/checked \d+ records .*no problems/);
     expect(fs.existsSync(w.out)).toBe(false);
     expect((await cli(['--no-such-option'])).code).toBe(2);
-    const base = await run(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'build/cli.ts'), '--data', w.data, '--out', w.out], {
-      cwd: projectRoot,
-      env: { ...process.env, BASE_URL: 'not a url' },
-    }).catch((e) => e);
+    const base = await run(
+      process.execPath,
+      ['--import', 'tsx', path.join(projectRoot, 'build/cli.ts'), '--data', w.data, '--out', w.out],
+      {
+        cwd: projectRoot,
+        env: { ...process.env, BASE_URL: 'not a url' },
+      },
+    ).catch((e) => e);
     expect(base.code).toBe(2);
     expect(base.stderr).toContain('BASE_URL must be an absolute http(s) address');
+  });
+
+  it('refuses a data folder that is not there (a typo) with exit code 2, and leaves the output as it was', async () => {
+    const w = await fixtureWorld();
+    await buildWorld({ dataDir: w.data, outDir: w.out });
+    const before = await snapshot(w.out);
+    const missing = path.join(w.root, 'dat');
+    const result = await cli(['--data', missing, '--out', w.out]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`the data folder ${missing} does not exist`);
+    expect(result.stderr).not.toMatch(/\n\s+at .+:\d+:\d+\)?\n/); // no stack frames
+    expect(await snapshot(w.out)).toEqual(before);
   });
 });
 
@@ -100,11 +141,18 @@ describe('where the build writes', () => {
     fs.rmSync(path.join(w.data, 'item/escape.yaml'));
     await buildWorld({ dataDir: w.data, outDir: w.out });
     await buildWorld({ dataDir: w.data, outDir: w.out, baseUrl: 'https://example.org' });
-    const after = fs.readdirSync(w.root).filter((f) => !before.has(f)).sort();
+    const after = fs
+      .readdirSync(w.root)
+      .filter((f) => !before.has(f))
+      .sort();
     expect(after).toEqual(['.dist-builds', 'dist']);
-    const beside = fs.readdirSync(path.join(w.root, '.dist-builds')).filter((f) => !f.startsWith('trash-')).sort();
+    const beside = fs
+      .readdirSync(path.join(w.root, '.dist-builds'))
+      .filter((f) => !f.startsWith('trash-'))
+      .sort();
     expect(beside).toEqual(['a', 'a.manifest', 'a.records', 'b', 'b.manifest', 'b.records']);
     const files = await snapshot(w.out);
-    for (const rel of files.keys()) expect(rel).toMatch(/^(api\/v2|sprites|schema\/v2|assets)\/|^(404\.json|404\.html|index\.html|_headers|_redirects)$/);
+    for (const rel of files.keys())
+      expect(rel).toMatch(/^(api\/v2|sprites|schema\/v2|assets)\/|^(404\.json|404\.html|index\.html|_headers|_redirects)$/);
   });
 });
