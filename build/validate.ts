@@ -227,41 +227,21 @@ export function index(store: Store, checked: Checked, problems: Problems): void 
  * one that is new, and a report on a pull request shows only the files it changed).
  */
 function add(store: Store, entry: Entry, problems: Problems): void {
-  const { file } = entry;
   const clash = store.add(entry);
-  if (clash.id) {
-    const hint = 'every record of a kind needs its own id';
-    problems.add({
-      ...at(file, '/id'),
-      kind: file.kind,
-      record: entry.name,
-      pointer: '/id',
-      message: `id ${entry.id} is already used by ${clash.id.file.rel}`,
-      hint,
-    });
-    const first = clash.id;
-    problems.add({
-      ...at(first.file, '/id'),
-      kind: file.kind,
-      record: first.name,
-      pointer: '/id',
-      message: `id ${first.id} is also used by ${file.rel}`,
-      hint,
-    });
-  }
-  if (clash.name) {
-    const hint = 'every record of a kind needs its own name';
-    const message = `name "${entry.name}" is already used by ${clash.name.file.rel}`;
-    problems.add({ ...at(file, '/name'), kind: file.kind, record: entry.name, pointer: '/name', message, hint });
-    const first = clash.name;
-    problems.add({
-      ...at(first.file, '/name'),
-      kind: file.kind,
-      record: first.name,
-      pointer: '/name',
-      message: `name "${first.name}" is also used by ${file.rel}`,
-      hint,
-    });
+  if (clash.id) reportClash(problems, 'id', entry, clash.id, (e) => `id ${e.id}`);
+  if (clash.name) reportClash(problems, 'name', entry, clash.name, (e) => `name "${e.name}"`);
+}
+
+function reportClash(problems: Problems, field: 'id' | 'name', entry: Entry, first: Entry, what: (e: Entry) => string): void {
+  const pointer = `/${field}`;
+  const hint = `every record of a kind needs its own ${field}`;
+  const sides = [
+    [entry, first, 'already'],
+    [first, entry, 'also'],
+  ] as const;
+  for (const [self, other, when] of sides) {
+    const message = `${what(self)} is ${when} used by ${other.file.rel}`;
+    problems.add({ ...at(self.file, pointer), kind: entry.kind, record: self.name, pointer, message, hint });
   }
 }
 
