@@ -16,7 +16,7 @@ import { crossDerived, deriveOwn, factFields } from './derive.ts';
 import { serialise } from './emit.ts';
 import { hashText, parseOne, parseSources, sourceText, type SourceFile } from './load.ts';
 import { apiPaths } from './paths.ts';
-import type { Problems } from './problems.ts';
+import { fileStart, type Problems } from './problems.ts';
 import { resolveEntry } from './resolve.ts';
 import type { RefSite, SchemaSet } from './schemas.ts';
 import type { Data, Entry, Store } from './store.ts';
@@ -157,10 +157,7 @@ function reread(entry: Entry, validators: Validators, problems: Problems): Data 
   file.known = undefined;
   if (hashText(sourceText(file)) !== file.hash) {
     problems.add({
-      file: file.rel,
-      line: 1,
-      column: 1,
-      pointer: '',
+      ...fileStart(file.rel),
       message: 'the file changed while the build was reading it',
       hint: 'build again',
     });
@@ -171,10 +168,7 @@ function reread(entry: Entry, validators: Validators, problems: Problems): Data 
   file.value = undefined;
   if (!data || typeof data !== 'object' || !validators.source.get(entry.kind)!(data)) {
     problems.add({
-      file: file.rel,
-      line: 1,
-      column: 1,
-      pointer: '',
+      ...fileStart(file.rel),
       message: 'the file no longer reads as it did when the build began',
       hint: 'build again',
     });

@@ -9,7 +9,7 @@ import { UsageError } from './config.ts';
 import { positionAt } from './locate.ts';
 import { yaml } from './yaml.ts';
 import { relativeTo } from './paths.ts';
-import type { Problem, Problems } from './problems.ts';
+import { fileStart, type Problem, type Problems } from './problems.ts';
 import type { Remembered } from './memory.ts';
 
 export interface SourceFile {
@@ -62,10 +62,7 @@ export async function readSources(
   for (const name of others) problems.add(notRead(name, prefix));
   if (found.length === 0 && others.length === 0) {
     problems.add({
-      file: prefix || '.',
-      line: 1,
-      column: 1,
-      pointer: '',
+      ...fileStart(prefix || '.'),
       message: 'the data folder holds no records',
       hint: `each record is a file of its own: ${prefix || '.'}/<kind>/<name>.yaml`,
     });
@@ -84,10 +81,7 @@ export async function readSources(
     const stem = name.slice(slash + 1, name.lastIndexOf('.'));
     if (size > MAX_FILE_BYTES) {
       problems.add({
-        file: rel,
-        line: 1,
-        column: 1,
-        pointer: '',
+        ...fileStart(rel),
         message: `the file is ${size} bytes, over the limit of ${MAX_FILE_BYTES}`,
         hint: 'a record is a few kilobytes; split what this file holds',
       });
@@ -111,26 +105,18 @@ export async function readSources(
 
 /** A problem for an entry of the data folder that is not read, though it may have been meant to be. */
 function notRead(name: string, prefix: string): Problem {
-  const file = prefix ? `${prefix}/${name}` : name;
+  const start = fileStart(prefix ? `${prefix}/${name}` : name);
   const slash = name.indexOf('/');
   if (slash < 0) {
-    return {
-      file,
-      line: 1,
-      column: 1,
-      pointer: '',
-      message: "the file is not read: a record's file goes in the folder of its kind",
-      hint: `move it into its kind's folder, e.g. ${prefix ? `${prefix}/` : ''}type/${name}`,
-    };
+    const hint = `move it into its kind's folder, e.g. ${prefix ? `${prefix}/` : ''}type/${name}`;
+    return { ...start, message: "the file is not read: a record's file goes in the folder of its kind", hint };
   }
   const base = name.slice(slash + 1);
   const stem = base.includes('.') ? base.slice(0, base.indexOf('.')) : base;
+  const extensions = SOURCE_EXTENSIONS.map((e) => `.${e}`).join(', ');
   return {
-    file,
-    line: 1,
-    column: 1,
-    pointer: '',
-    message: `"${base}" is not read: a kind's folder holds only record files ending in ${SOURCE_EXTENSIONS.map((e) => `.${e}`).join(', ')}`,
+    ...start,
+    message: `"${base}" is not read: a kind's folder holds only record files ending in ${extensions}`,
     hint: `if it is a record, name it ${stem}.yaml; if not, move it out of the data folder`,
   };
 }
@@ -178,15 +164,12 @@ export function parseOne(file: SourceFile, problems: Problems): void {
       file.value = parse(text, file.rel, problems);
     } catch (err) {
       // A parser that gives up in its own way (a stack too deep, say) still gives a plain problem.
-      problems.add({ file: file.rel, line: 1, column: 1, pointer: '', message: `the file could not be read: ${(err as Error).message}` });
+      problems.add({ ...fileStart(file.rel), message: `the file could not be read: ${(err as Error).message}` });
     }
   }
   if (file.value !== undefined && depth(file.value, MAX_DEPTH) > MAX_DEPTH) {
     problems.add({
-      file: file.rel,
-      line: 1,
-      column: 1,
-      pointer: '',
+      ...fileStart(file.rel),
       message: `the document nests more than ${MAX_DEPTH} levels deep`,
       hint: 'a record nests a few levels; this looks like a mistake or an attack',
     });
@@ -207,7 +190,7 @@ export function sourceText(file: SourceFile): string {
 
 function parse(text: string, rel: string, problems: Problems): unknown {
   if (text.trim() === '') {
-    problems.add({ file: rel, line: 1, column: 1, pointer: '', message: 'the file is empty; it should hold one record' });
+    problems.add({ ...fileStart(rel), message: 'the file is empty; it should hold one record' });
     return undefined;
   }
   if (rel.endsWith('.json')) {
@@ -252,7 +235,7 @@ function parse(text: string, rel: string, problems: Problems): unknown {
   try {
     return doc.toJS({ maxAliasCount: 100 });
   } catch (err) {
-    problems.add({ file: rel, line: 1, column: 1, pointer: '', message: `invalid YAML: ${(err as Error).message}` });
+    problems.add({ ...fileStart(rel), message: `invalid YAML: ${(err as Error).message}` });
     return undefined;
   }
 }

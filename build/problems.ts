@@ -13,6 +13,9 @@ export interface Problem {
   hint?: string;
 }
 
+/** Where a problem with a file as a whole is placed: its start. */
+export const fileStart = (file: string) => ({ file, line: 1, column: 1, pointer: '' });
+
 export class Problems {
   readonly list: Problem[] = [];
   add(problem: Problem): void {

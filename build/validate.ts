@@ -9,7 +9,7 @@ import { closest } from 'fastest-levenshtein';
 import { hashText, parseOne, sourceText, type SourceFile } from './load.ts';
 import { cacheDirs } from './paths.ts';
 import { locate } from './locate.ts';
-import type { Problems } from './problems.ts';
+import { fileStart, type Problems } from './problems.ts';
 import { SLUG, type SchemaSet } from './schemas.ts';
 import { Store, type Entry } from './store.ts';
 import type { Remembered } from './memory.ts';
@@ -165,10 +165,7 @@ export function checkFile(file: SourceFile, validators: Validators, problems: Pr
   if (!check) {
     const kindNames = [...validators.source.keys()];
     problems.add({
-      file: file.rel,
-      line: 1,
-      column: 1,
-      pointer: '',
+      ...fileStart(file.rel),
       message: `"${file.kind}" is not a record kind, so this file is not read`,
       hint: `put it in one of: ${kindNames.join(', ')} (nearest: ${closest(file.kind, kindNames)})`,
     });
@@ -181,11 +178,8 @@ export function checkFile(file: SourceFile, validators: Validators, problems: Pr
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     const what = Array.isArray(value) ? 'a list' : value === null ? 'nothing (null)' : `a single ${typeof value}`;
     problems.add({
-      file: file.rel,
-      line: 1,
-      column: 1,
+      ...fileStart(file.rel),
       kind: file.kind,
-      pointer: '',
       message: `the file holds ${what}; it should hold one record (a mapping of fields)`,
     });
     return { kind: file.kind, broken: [file.stem] };
