@@ -2,8 +2,10 @@
 // script that makes the same folders and writes the same bytes to the same paths (in the build's
 // order, linking where the build links, one call at a time as the build's writer thread does) and
 // does nothing else — in one run, on worlds from gen-world.ts. Each measurement runs in a fresh
-// process that reports its own time and peak memory; builds and floors take turns. Prints a table
-// and writes the same figures as JSON to bench-results/bench.json.
+// process that reports its own time and peak memory; builds and floors take turns. Beside them, the
+// time to read and parse the sources on one thread, as the build does and doing nothing else: the
+// part of a build that no writing can overlap. Prints a table and writes the same figures as JSON
+// to bench-results/bench.json.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -45,7 +47,7 @@ const rm = (dir: string) => execFileSync('rm', ['-rf', dir]);
  * Every file of a built tree with its bytes, in the order the build wrote them (its manifest's), saved
  * for the floor script to write back.
  */
-async function collect(out: string, file: string): Promise<void> {
+export async function collect(out: string, file: string): Promise<void> {
   const listed = (await readLive(out)).manifest?.files();
   if (!listed) throw new Error(`${out} has no manifest`);
   // A path the build made as a hard link to an earlier one (a record's name path) is linked here too.
@@ -76,6 +78,14 @@ async function childMain(mode: string, a: string, b: string): Promise<void> {
       bytes: r.bytes,
       records: Object.values(r.records).reduce((x, y) => x + y, 0),
     };
+  } else if (mode === 'parse') {
+    // The sources read and parsed as the build reads and parses them, and nothing else. No record's
+    // files can be written before this ends (each shows what other records say of it), so a build
+    // takes at least this long plus the writing of its records' files.
+    const [{ readSources, parseSources }, { Problems }] = await Promise.all([import('./load.ts'), import('./problems.ts')]);
+    const files = await readSources(a, new Problems());
+    parseSources(files, new Problems());
+    sample = { records: files.length };
   } else if (mode === 'floor') {
     // The floor: each folder made and each file written (or linked where the build links) in the
     // build's order, one synchronous call at a time, as the build's writer thread places them.
@@ -140,6 +150,7 @@ async function main(): Promise<void> {
       settle();
       const full: Sample[] = [];
       const floor: Sample[] = [];
+      const parse: Sample[] = [];
       const files = path.join(work, `files-${scale}.bin`);
       const out = (i: number) => path.join(work, `out-${scale}-${i}`);
       // One build first, not counted: its output is what the floor writes back. Just after a world
@@ -154,8 +165,9 @@ async function main(): Promise<void> {
         if (i % 2 === 1) floor.push(child(['floor', files, path.join(work, `floor-${scale}-${i}`)]));
         full.push(child(['build', data, out(i)]));
         if (i % 2 === 0) floor.push(child(['floor', files, path.join(work, `floor-${scale}-${i}`)]));
+        parse.push(child(['parse', data]));
         process.stderr.write(
-          `scale ${scale} run ${i + 1}: build ${(full.at(-1)!.ms / 1000).toFixed(1)}s, floor ${(floor.at(-1)!.ms / 1000).toFixed(1)}s\n`,
+          `scale ${scale} run ${i + 1}: build ${(full.at(-1)!.ms / 1000).toFixed(1)}s, floor ${(floor.at(-1)!.ms / 1000).toFixed(1)}s, parse ${(parse.at(-1)!.ms / 1000).toFixed(1)}s\n`,
         );
       }
       // Rebuilds of the first build's output.
@@ -180,6 +192,8 @@ async function main(): Promise<void> {
         // The median of each run's own ratio: a build and the floor beside it saw the same disk.
         fullToFloor: median(full.map((s, i) => s.ms / floor[i]!.ms)),
         peakRssMb: Math.max(...full.map((s) => s.rssMb)),
+        parseMs: median(parse.map((s) => s.ms)),
+        parseToFloor: median(parse.map((s, i) => s.ms / floor[i]!.ms)),
         noopMs: median(noop.map((s) => s.ms)),
         noopToFull: median(noop.map((s) => s.ms)) / fullMs,
         noopWritten: Math.max(...noop.map((s) => s.written ?? 0)),
@@ -206,6 +220,8 @@ async function main(): Promise<void> {
       'floor s',
       'full/floor',
       'peak MiB',
+      'parse s',
+      'parse/floor',
       'no-op s',
       'no-op/full',
       'no-op files',
@@ -222,6 +238,8 @@ async function main(): Promise<void> {
       (r.floorMs / 1000).toFixed(2),
       r.fullToFloor.toFixed(2),
       r.peakRssMb.toFixed(0),
+      (r.parseMs / 1000).toFixed(2),
+      r.parseToFloor.toFixed(2),
       (r.noopMs / 1000).toFixed(2),
       r.noopToFull.toFixed(3),
       r.noopWritten,

@@ -1,0 +1,117 @@
+// The scale tools: the world generator (gen-world.ts) and the benchmark's measurements (bench.ts).
+// A generated world has PokeAPI's proportions, is the same for the same seed, and builds with no
+// problem; each of the bench's measurements runs in a process of its own and reports what it did.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { collect } from '../build/bench.ts';
+import { generateWorld, writeWorld } from '../build/gen-world.ts';
+import { projectRoot } from '../build/paths.ts';
+import { buildWorld, listFiles, snapshot, tempDir } from './helpers.ts';
+
+const run = promisify(execFile);
+type Rec = Record<string, any>;
+
+const counts = (world: Map<string, Rec[]>) => Object.fromEntries([...world].map(([kind, records]) => [kind, records.length]));
+
+/** The encounter version details of each location area. */
+const detailsPerArea = (world: Map<string, Rec[]>) =>
+  world.get('location-area')!.map((area) => area.creature_encounters.reduce((n: number, e: Rec) => n + e.version_details.length, 0));
+
+describe('the world generator', () => {
+  it("has PokeAPI's proportions at scale 1", () => {
+    const world = generateWorld(1);
+    expect(counts(world)).toMatchObject({
+      type: 21,
+      'creature-form': 1580,
+      'location-area': 1530,
+      'athlon-stat': 5,
+      gender: 3,
+      creature: 1000,
+      'creature-species': 1000,
+      move: 900,
+      nature: 25,
+      item: 2000,
+      version: 40,
+    });
+    const details = detailsPerArea(world);
+    const total = details.reduce((a, b) => a + b, 0);
+    expect(total).toBeGreaterThan(30_000);
+    expect(total).toBeLessThan(50_000);
+    expect(Math.max(...details)).toBeGreaterThan(700);
+    expect(Math.max(...details)).toBeLessThanOrEqual(1000);
+  });
+
+  it('multiplies the open-ended kinds by the scale and keeps the vocabularies', () => {
+    const one = counts(generateWorld(1));
+    const three = counts(generateWorld(3));
+    for (const kind of ['creature', 'creature-species', 'creature-form', 'move', 'item', 'location', 'location-area'])
+      expect(three[kind], kind).toBe(one[kind]! * 3);
+    for (const kind of ['type', 'stat', 'athlon-stat', 'gender', 'nature', 'version', 'language'])
+      expect(three[kind], kind).toBe(one[kind]);
+  });
+
+  it('writes the same files for the same seed, and other files for another', async () => {
+    const root = await tempDir();
+    const write = (seed: number, name: string) => {
+      writeWorld(generateWorld(0.05, seed), path.join(root, name));
+      return snapshot(path.join(root, name));
+    };
+    const first = await write(7, 'a');
+    expect(await write(7, 'b')).toEqual(first);
+    expect(await write(8, 'c')).not.toEqual(first);
+  });
+
+  it('writes a world that builds with no problem, every reference resolved', async () => {
+    const root = await tempDir();
+    const data = path.join(root, 'data');
+    const world = generateWorld(0.05, 3);
+    const sources = writeWorld(world, data);
+    expect(sources).toBe([...world.values()].reduce((n, list) => n + list.length, 0));
+    const out = path.join(root, 'dist');
+    const result = await buildWorld({ dataDir: data, outDir: out });
+    expect(result.records).toEqual(counts(world));
+    // A reference that did not resolve would fail the build; each published area's encounters
+    // point at creatures the build published.
+    const area = JSON.parse(fs.readFileSync(path.join(out, 'api/v2/location-area/1/index.json'), 'utf8'));
+    expect(area.creature_encounters.length).toBeGreaterThan(0);
+    for (const e of area.creature_encounters) {
+      const rel = new URL(e.creature.url).pathname.slice(1);
+      expect(fs.existsSync(path.join(out, rel, 'index.json')), rel).toBe(true);
+    }
+  });
+});
+
+describe("the benchmark's measurements", () => {
+  /** One measurement, as `npm run bench` runs it: a process of its own that prints its figures. */
+  const measure = async (...args: string[]) => {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'build/bench.ts'), 'child', ...args], {
+      cwd: projectRoot,
+    });
+    return JSON.parse(stdout.trim().split('\n').at(-1)!);
+  };
+
+  it('builds, parses, and writes the floor of the same world', async () => {
+    const root = await tempDir();
+    const data = path.join(root, 'data');
+    const sources = writeWorld(generateWorld(0.02, 5), data);
+
+    const build = await measure('build', data, path.join(root, 'out'));
+    expect(build.records).toBe(sources);
+    expect(build.written + build.linked).toBe(build.files);
+    expect(build.ms).toBeGreaterThan(0);
+    expect(build.rssMb).toBeGreaterThan(0);
+
+    const parse = await measure('parse', data);
+    expect(parse.records).toBe(sources);
+
+    // The floor writes back the built tree's files, from the list the bench makes of them.
+    await collect(path.join(root, 'out'), path.join(root, 'files.bin'));
+    const listed = await listFiles(path.join(root, 'out'));
+    const floor = await measure('floor', path.join(root, 'files.bin'), path.join(root, 'floor'));
+    expect(floor.files).toBe(build.files);
+    expect((await listFiles(path.join(root, 'floor'))).sort()).toEqual(listed.sort());
+  });
+});
