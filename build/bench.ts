@@ -29,15 +29,20 @@ interface Sample {
   records?: number;
 }
 
-/** Runs one measurement in a fresh process, after the disk has written out what earlier runs left. */
-function child(args: string[]): Sample {
-  execFileSync('sync');
+/** Runs one measurement (`build`, `parse` or `floor`, with its folders) in a fresh process. */
+export function measure(args: string[]): Sample {
   const out = execFileSync(process.execPath, ['--import', 'tsx', here, 'child', ...args], {
     cwd: projectRoot,
     encoding: 'utf8',
     maxBuffer: 1 << 26,
   });
   return JSON.parse(out.trim().split('\n').at(-1)!);
+}
+
+/** A measurement, after the disk has written out what earlier runs left. */
+function child(args: string[]): Sample {
+  execFileSync('sync');
+  return measure(args);
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -8,7 +8,7 @@ import { apiPaths, hostRuleFiles, NOT_FOUND_BODY } from './paths.ts';
 import { BuildFailed, type Problems } from './problems.ts';
 import type { SchemaSet } from './schemas.ts';
 import { formSprites, renderFormSprite, renderTypeIcon, typeIcons } from './sprites.ts';
-import { unpark } from './facts.ts';
+import { unpark, type Context } from './facts.ts';
 import type { Entry, Store } from './store.ts';
 import type { Validators } from './validate.ts';
 import { at } from './validate.ts';
@@ -94,12 +94,8 @@ export function* outputFiles(
   if (problems.count > 0) throw new BuildFailed(problems.list);
 }
 
-/** What publishing needs, passed on to each part of it. */
-interface Publishing {
-  store: Store;
-  schemas: SchemaSet;
-  validators: Validators;
-  problems: Problems;
+/** What publishing needs, passed on to each part of it: what unparking needs, and how to write. */
+interface Publishing extends Context {
   pretty: boolean;
   published: ReadonlyMap<string, string>;
 }

@@ -120,7 +120,8 @@ export function settle(
   return stale;
 }
 
-interface Context {
+/** What reading a parked record back needs. */
+export interface Context {
   store: Store;
   schemas: SchemaSet;
   validators: Validators;

@@ -1,17 +1,13 @@
 // The scale tools: the world generator (gen-world.ts) and the benchmark's measurements (bench.ts).
 // A generated world has PokeAPI's proportions, is the same for the same seed, and builds with no
 // problem; each of the bench's measurements runs in a process of its own and reports what it did.
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { collect } from '../build/bench.ts';
+import { collect, measure } from '../build/bench.ts';
 import { generateWorld, writeWorld } from '../build/gen-world.ts';
-import { projectRoot } from '../build/paths.ts';
 import { buildWorld, listFiles, snapshot, tempDir } from './helpers.ts';
 
-const run = promisify(execFile);
 type Rec = Record<string, any>;
 
 const counts = (world: Map<string, Rec[]>) => Object.fromEntries([...world].map(([kind, records]) => [kind, records.length]));
@@ -85,32 +81,24 @@ describe('the world generator', () => {
 });
 
 describe("the benchmark's measurements", () => {
-  /** One measurement, as `npm run bench` runs it: a process of its own that prints its figures. */
-  const measure = async (...args: string[]) => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'build/bench.ts'), 'child', ...args], {
-      cwd: projectRoot,
-    });
-    return JSON.parse(stdout.trim().split('\n').at(-1)!);
-  };
-
   it('builds, parses, and writes the floor of the same world', async () => {
     const root = await tempDir();
     const data = path.join(root, 'data');
     const sources = writeWorld(generateWorld(0.02, 5), data);
 
-    const build = await measure('build', data, path.join(root, 'out'));
+    const build = measure(['build', data, path.join(root, 'out')]);
     expect(build.records).toBe(sources);
-    expect(build.written + build.linked).toBe(build.files);
+    expect((build.written ?? 0) + (build.linked ?? 0)).toBe(build.files);
     expect(build.ms).toBeGreaterThan(0);
     expect(build.rssMb).toBeGreaterThan(0);
 
-    const parse = await measure('parse', data);
+    const parse = measure(['parse', data]);
     expect(parse.records).toBe(sources);
 
     // The floor writes back the built tree's files, from the list the bench makes of them.
     await collect(path.join(root, 'out'), path.join(root, 'files.bin'));
     const listed = await listFiles(path.join(root, 'out'));
-    const floor = await measure('floor', path.join(root, 'files.bin'), path.join(root, 'floor'));
+    const floor = measure(['floor', path.join(root, 'files.bin'), path.join(root, 'floor')]);
     expect(floor.files).toBe(build.files);
     expect((await listFiles(path.join(root, 'floor'))).sort()).toEqual(listed.sort());
   });
