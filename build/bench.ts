@@ -3,9 +3,10 @@
 // order, linking where the build links, one call at a time as the build's writer thread does) and
 // does nothing else — in one run, on worlds from gen-world.ts. Each measurement runs in a fresh
 // process that reports its own time and peak memory; builds and floors take turns. Beside them, the
-// time to read and parse the sources on one thread, as the build does and doing nothing else: the
-// part of a build that no writing can overlap. Prints a table and writes the same figures as JSON
-// to bench-results/bench.json.
+// time to read and parse every source on one thread and do nothing else: what a build that read
+// everything before writing anything would spend first (the build reads the late kinds' records,
+// order.ts, while the others' files are written). Prints a table and writes the same figures as
+// JSON to bench-results/bench.json.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -84,9 +85,7 @@ async function childMain(mode: string, a: string, b: string): Promise<void> {
       records: Object.values(r.records).reduce((x, y) => x + y, 0),
     };
   } else if (mode === 'parse') {
-    // The sources read and parsed as the build reads and parses them, and nothing else. No record's
-    // files can be written before this ends (each shows what other records say of it), so a build
-    // takes at least this long plus the writing of its records' files.
+    // Every source read and parsed, as the build reads and parses them, and nothing else.
     const [{ readSources, parseSources }, { Problems }] = await Promise.all([import('./load.ts'), import('./problems.ts')]);
     const files = await readSources(a, new Problems());
     parseSources(files, new Problems());

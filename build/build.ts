@@ -3,12 +3,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { baseUrlFromEnv, checkBaseUrl } from './config.ts';
-import { hashText, readSources, stampOf, type SourceFile, type SourceStamp } from './load.ts';
+import { hashText, readAhead, readSources, stampOf, type SourceFile, type SourceStamp } from './load.ts';
 import { formatMemory, parseMemory, type Remembered } from './memory.ts';
-import { openTree, readLive, readLiveHeader, readMemory, type Live, type Tree } from './output.ts';
+import { openTree, readLive, readLiveHeader, readMemory, type Inputs, type Live, type Tree } from './output.ts';
 import { defaultDataDir, defaultOutDir, projectRoot } from './paths.ts';
 import { BuildFailed, Problems } from './problems.ts';
 import type { Entry } from './store.ts';
+import type { LateKinds } from './emit.ts';
 import { loadSchemas, type SchemaSet } from './schemas.ts';
 import { compileValidators, validate, type Validators } from './validate.ts';
 
@@ -23,6 +24,7 @@ const laterStages = () =>
     import('./emit.ts'),
     import('./explorer.ts'),
     import('./facts.ts'),
+    import('./order.ts'),
     import('./resolve.ts'),
   ]);
 
@@ -175,12 +177,21 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
       { affectedKinds, derive },
       { outputFiles, recordDirs },
       { explorerFiles },
-      { park, reuse, settle },
+      { park, readLate, reuse, setAside, settle, unpark },
+      { publishOrder },
       { resolve },
     ] = await laterStages();
     // With memory, only the kinds that records read again (or removed) may change are derived.
     const read = memory ? timed('reuse', reuse(files, memory, schemas, problems)) : undefined;
     const affected = read && affectedKinds(read);
+    // Many files to read go to worker threads. Otherwise the records of late kinds (order.ts) still
+    // to be read are read as they are published, while the files before them are written; their
+    // texts are read meanwhile, by the file system's threads.
+    const threads = options.threads ?? files.filter((f) => !f.known && !f.parsed).length >= THREAD_THRESHOLD;
+    const order = publishOrder(schemas);
+    const lateKinds = new Set(order.late);
+    const later = new Set(threads ? [] : files.filter((f) => lateKinds.has(f.kind) && !f.known && !f.parsed));
+    const ahead = readAhead(later);
     // The tree to write is opened first: each record read is given its folders as soon as it reads
     // well, while the rest are read, for as long as no problem is found (they are removed again if
     // one is). A remembered record's folders are the live tree's; its files bring them if need be.
@@ -188,28 +199,63 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     const prepare = (entry: Entry) => {
       if (tree && problems.count === 0) tree.prepare(recordDirs(entry, schemas));
     };
-    // Many files to read go to worker threads; meanwhile this one compiles the validators.
-    const threads = options.threads ?? files.filter((f) => !f.known && !f.parsed).length >= THREAD_THRESHOLD;
+    // On threads, this one compiles the validators meanwhile.
     const checking = threads ? validateInThreads(files, schemas, () => set.validators, baseUrl, problems, prepare) : undefined;
     const { validators } = set;
     const parkAndPrepare = (entry: Entry) => {
       park(entry);
       prepare(entry);
     };
-    const store = timed('validate', checking ? await checking : validate(files, schemas, validators, baseUrl, problems, parkAndPrepare));
+    const store = timed(
+      'validate',
+      checking ? await checking : validate(files, schemas, validators, baseUrl, problems, parkAndPrepare, later),
+    );
+    for (const kind of order.late)
+      store.expect(
+        kind,
+        [...later].filter((f) => f.kind === kind).map((f) => f.stem),
+      );
+    const published = (live?.tool === tool && live.files()) || new Map<string, string>();
+    // Derives the kinds given (those of them a rebuild may change) and settles them.
+    const deriveAndSettle = (kinds: ReadonlySet<string>) => {
+      derive(store, problems, new Set([...kinds].filter((kind) => !affected || affected.has(kind))));
+      const stale = settle(store, schemas, published, affected, kinds);
+      if (stale.size > 0) {
+        // A record outside those kinds whose files the live tree lacks: its kind is derived after all.
+        derive(store, problems, stale);
+        settle(store, schemas, published, new Set([...affected!, ...stale]), kinds);
+      }
+    };
+    const ctx = { store, schemas, validators, problems };
+    const entered = new Map(order.late.flatMap((kind) => store.valid(kind).map((e): [SourceFile, Entry] => [e.file, e])));
+    const late: LateKinds = {
+      order,
+      waiting: later.size,
+      *records(kind) {
+        for (const file of files) {
+          if (file.kind !== kind) continue;
+          const entry = later.has(file) ? readLate(file, ctx) : entered.get(file);
+          if (!entry) continue;
+          yield entry;
+          if (later.has(file)) setAside(entry);
+        }
+        store.seal();
+      },
+      done: () => deriveAndSettle(new Set([...order.late, ...order.after])),
+    };
     // With problems, the build goes on only to find the rest of them.
     timed('resolve', resolve(store, schemas, problems));
-    timed('derive', derive(store, problems, affected));
-    const published = (live?.tool === tool && live.files()) || new Map<string, string>();
-    const stale = timed('settle', settle(store, schemas, published, affected));
-    if (stale.size > 0) {
-      // A record outside those kinds whose files the live tree lacks: its kind is derived after all.
-      derive(store, problems, stale);
-      settle(store, schemas, published, new Set([...affected!, ...stale]));
+    timed('derive', deriveAndSettle(new Set([...order.early, ...order.late])));
+    if (problems.count > 0) {
+      // Nothing is published, but every record is read whole, for the problems found only then:
+      // those of late records, and of references outside a record's facts.
+      for (const kind of order.late) for (const _ of late.records(kind));
+      late.done();
+      for (const kind of schemas.kinds.keys()) for (const entry of store.valid(kind)) if (entry.source !== undefined) unpark(entry, ctx);
+      throw new BuildFailed(problems.list);
     }
-    if (problems.count > 0) throw new BuildFailed(problems.list);
 
-    const records = Object.fromEntries(store.kinds().map((k) => [k, store.valid(k).length]));
+    const counts = () => Object.fromEntries(store.kinds().map((k) => [k, store.valid(k).length]));
     // Records already published by this same tool were checked then; the rest are checked now.
     const output = outputFiles(store, schemas, validators, problems, {
       pretty: options.pretty,
@@ -218,11 +264,13 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
       keptLists: read && new Set([...schemas.kinds.keys()].filter((kind) => !read.has(kind))),
       extra: tree ? timed('explorer', await explorerFiles()) : undefined,
       onRecord: options.onProgress && ((done, total) => options.onProgress!({ stage: 'write', done, total })),
+      late,
     });
     if (!tree) {
       for (const _ of output); // checks every record, writes nothing
+      await ahead;
       return {
-        records,
+        records: counts(),
         ...none,
         parsed: files.length,
         unchanged: 0,
@@ -230,12 +278,21 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
         stages: timed('check', stages),
       };
     }
-    const key = keyNow ?? buildKey(files, baseUrl, options.pretty ?? false);
-    const sources = files.map((f): [string, SourceStamp] => [f.rel, stampOf(f)]);
+    // What the tree is built from is known once every file is given: late records are hashed as read.
+    let inputs: Inputs | undefined;
+    const built = () =>
+      (inputs ??= {
+        key: keyNow ?? buildKey(files, baseUrl, options.pretty ?? false),
+        tool,
+        sources: files.map((f): [string, SourceStamp] => [f.rel, stampOf(f)]),
+        records: counts(),
+      });
     const result = timed(
       'write',
-      await tree.commit({ key, tool, sources, records }, output, options.plain, () => formatMemory({ settings, key }, store)),
+      await tree.commit(built, output, options.plain, () => formatMemory({ settings, key: built().key }, store)),
     );
+    await ahead; // long done: the last late record was read before the files were all placed
+    const records = built().records;
     return {
       records,
       ...result,

@@ -9,6 +9,7 @@ import { BuildFailed, type Problems } from './problems.ts';
 import type { SchemaSet } from './schemas.ts';
 import { formSprites, renderFormSprite, renderTypeIcon, typeIcons } from './sprites.ts';
 import { unpark, type Context } from './facts.ts';
+import type { Order } from './order.ts';
 import type { Entry, Store } from './store.ts';
 import type { Validators } from './validate.ts';
 import { at } from './validate.ts';
@@ -65,6 +66,19 @@ export interface EmitOptions {
   extra?: Map<string, string | Buffer>;
   /** Called now and then with how many records are done, of all. */
   onRecord?: (done: number, total: number) => void;
+  /** The kinds read late, and how (order.ts); without it every kind is published in schema order. */
+  late?: LateKinds;
+}
+
+/** How the records of late kinds (order.ts) are had. */
+export interface LateKinds {
+  order: Order;
+  /** A late kind's records, in the order they are published, each read as it is asked for. */
+  records(kind: string): Iterable<Entry>;
+  /** How many of them are still to be read. */
+  waiting: number;
+  /** Called once every late kind is published, before the kinds derived from them. */
+  done(): void;
 }
 
 /** A file of the live tree that stays as it is: output.ts takes its hash from the live manifest. */
@@ -110,31 +124,42 @@ function* allFiles(
   problems: Problems,
   options: EmitOptions,
 ): Generator<OutputFile> {
-  const { pretty = false, published = new Map<string, string>(), keptLists, extra = new Map(), onRecord } = options;
+  const { pretty = false, published = new Map<string, string>(), keptLists, extra = new Map(), onRecord, late } = options;
   const ctx: Publishing = { store, schemas, validators, problems, pretty, published };
-  const index: Record<string, string> = {};
-  const total = [...schemas.kinds.keys()].reduce((n, kind) => n + store.valid(kind).length, 0);
+  const kinds = [...schemas.kinds.keys()];
+  const index = Object.fromEntries(kinds.map((kind) => [kind, store.urls.list(kind)]));
+  const total = kinds.reduce((n, kind) => n + store.valid(kind).length, late?.waiting ?? 0);
   const progress = { done: 0, total, onRecord };
-  for (const kind of schemas.kinds.keys()) {
-    yield* recordFiles(kind, ctx, progress);
+  const order = late?.order ?? { early: kinds, late: [], after: [] };
+  for (const kind of order.early) {
+    yield* recordFiles(kind, store.valid(kind), ctx, progress);
     yield listFile(kind, ctx, keptLists);
-    index[kind] = store.urls.list(kind);
   }
   yield* siteFiles(index, ctx, extra);
   yield* spriteFiles(ctx);
+  for (const kind of order.late) {
+    yield* recordFiles(kind, late!.records(kind), ctx, progress);
+    yield listFile(kind, ctx, keptLists);
+  }
+  late?.done();
+  for (const kind of order.after) {
+    yield* recordFiles(kind, store.valid(kind), ctx, progress);
+    yield listFile(kind, ctx, keptLists);
+  }
   onRecord?.(total, total);
 }
 
-/** A kind's records: each one's bytes at its id path, and at its name path where it has one. */
+/** Records of a kind: each one's bytes at its id path, and at its name path where it has one. */
 function* recordFiles(
   kind: string,
+  entries: Iterable<Entry>,
   ctx: Publishing,
   progress: { done: number; total: number; onRecord?: EmitOptions['onRecord'] },
 ): Generator<OutputFile> {
-  const { store, problems, pretty, published } = ctx;
+  const { problems, pretty, published } = ctx;
   const byName = ctx.schemas.kinds.get(kind)!.byName;
   const validate = ctx.validators.response.get(kind)!;
-  for (const entry of store.valid(kind)) {
+  for (const entry of entries) {
     if (progress.onRecord && ++progress.done % 250 === 0) progress.onRecord(progress.done, progress.total);
     if (entry.carry) {
       // Unchanged, and so are its derived fields: its published files stay as they are.

@@ -20,7 +20,7 @@ import { fileStart, type Problems } from './problems.ts';
 import { resolveEntry } from './resolve.ts';
 import type { RefSite, SchemaSet } from './schemas.ts';
 import type { Data, Entry, Store } from './store.ts';
-import type { Validators } from './validate.ts';
+import { checkFile, index, validEntry, type Validators } from './validate.ts';
 import type { Remembered } from './memory.ts';
 
 const memo = <T>(make: (kind: string) => T) => {
@@ -37,12 +37,39 @@ const overlaid = memo((kind) => new Set([...factFields(kind), ...crossDerived(ki
 
 /** Sets a checked record aside as JSON; it goes on with its facts (taken now, before resolution). */
 export function park(entry: Entry): void {
-  const facts: Data = {};
-  for (const field of factsOf(entry.kind)) if (entry.data[field] !== undefined) facts[field] = entry.data[field];
-  entry.facts = JSON.stringify(facts);
+  entry.facts = JSON.stringify(factsOnly(entry));
   entry.source = JSON.stringify(entry.data);
   entry.data = JSON.parse(entry.facts);
   entry.partial = true;
+}
+
+/**
+ * A record of a kind read late (order.ts), as it is published: parsed, checked and indexed, its facts
+ * taken, then its references resolved and its own derivations done. Undefined, with its problems,
+ * when it cannot be published.
+ */
+export function readLate(file: SourceFile, { store, schemas, validators, problems }: Context): Entry | undefined {
+  const before = problems.count;
+  const checked = checkFile(file, validators, problems);
+  index(store, checked, problems);
+  const entry = validEntry(checked);
+  if (!entry || store.get(entry.kind, entry.id) !== entry) return undefined;
+  entry.facts = JSON.stringify(factsOnly(entry));
+  resolveEntry(store, schemas.kinds.get(entry.kind)!.refSites, entry, problems);
+  deriveOwn(entry, problems, store);
+  return problems.count === before ? entry : undefined;
+}
+
+/** Once published, a record read late keeps only its facts, resolved, as every other record does. */
+export function setAside(entry: Entry): void {
+  entry.data = factsOnly(entry);
+  entry.partial = true;
+}
+
+function factsOnly(entry: Entry): Data {
+  const facts: Data = {};
+  for (const field of factsOf(entry.kind)) if (entry.data[field] !== undefined) facts[field] = entry.data[field];
+  return facts;
 }
 
 const kindOfPath = (rel: string) => rel.split('/').at(-2) ?? '';
@@ -88,16 +115,18 @@ export function reuse(files: SourceFile[], memory: Map<string, Remembered>, sche
  * entered from memory, whose derived fields came out as before, and whose files the live tree holds.
  * Given `derived`, the kinds whose fields were derived this time, every other kind's records keep
  * the derived hash they had; the kinds where one of those cannot be carried over are returned, to
- * be derived after all.
+ * be derived after all. Given `kinds`, only theirs are settled.
  */
 export function settle(
   store: Store,
   schemas: SchemaSet,
   published: ReadonlyMap<string, string>,
   derived?: ReadonlySet<string>,
+  kinds?: ReadonlySet<string>,
 ): Set<string> {
   const stale = new Set<string>();
   for (const [kind, info] of schemas.kinds) {
+    if (kinds && !kinds.has(kind)) continue;
     const fields = crossDerived(kind);
     const fresh = !derived || derived.has(kind);
     for (const entry of store.valid(kind)) {

@@ -121,10 +121,30 @@ function notRead(name: string, prefix: string): Problem {
   };
 }
 
-function readText(abs: string): string {
-  const text = fs.readFileSync(abs, 'utf8');
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+/**
+ * Reads the texts of files that are parsed later, in the background: the file system's threads read
+ * them while the build's own thread parses others. A file that cannot be read now is read again
+ * when it is parsed, and its problem is reported then.
+ */
+export async function readAhead(files: Iterable<SourceFile>): Promise<void> {
+  const queue = [...files].filter((f) => f.text === '' && !f.hash.startsWith('oversized:'));
+  let next = 0;
+  const reader = async () => {
+    while (next < queue.length) {
+      const file = queue[next++]!;
+      const text = await new Promise<string>((done) => fs.readFile(file.abs, 'utf8', (err, text) => done(err ? '' : text)));
+      if (file.text === '' && !file.parsed) file.text = withoutMark(text);
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, reader));
 }
+
+function readText(abs: string): string {
+  return withoutMark(fs.readFileSync(abs, 'utf8'));
+}
+
+/** A text without the byte-order mark some editors put first. */
+const withoutMark = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
 
 export const stampOf = (file: SourceFile): SourceStamp => [file.size, file.mtimeMs, file.hash];
 

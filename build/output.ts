@@ -26,7 +26,7 @@ export interface OutputFile {
   sameAs?: string;
 }
 
-/** What a tree is built from, as its manifest records it; the files are given to `commit`. */
+/** What a tree is built from, as its manifest records it; the files are given to `commit`, which asks for this once it has them all. */
 export interface Inputs {
   key: string;
   tool: string;
@@ -143,7 +143,7 @@ export interface Tree {
    * Puts every file in place and swaps the tree in; `abort` instead leaves dist as it was. With
    * `plain`, the tree itself becomes the output folder: a real folder, for a host to publish.
    */
-  commit(id: Inputs, files: Iterable<OutputFile>, plain?: boolean, memory?: () => string): Promise<PublishResult>;
+  commit(id: () => Inputs, files: Iterable<OutputFile>, plain?: boolean, memory?: () => string): Promise<PublishResult>;
   abort(): Promise<void>;
 }
 
@@ -222,7 +222,12 @@ export async function openTree(outDir: string, known?: Live): Promise<Tree> {
     const writer = new Writer();
     const madeDirs = new Set<string>();
 
-    const commit = async (id: Inputs, files: Iterable<OutputFile>, plain = false, memory?: () => string): Promise<PublishResult> => {
+    const commit = async (
+      inputs: () => Inputs,
+      files: Iterable<OutputFile>,
+      plain = false,
+      memory?: () => string,
+    ): Promise<PublishResult> => {
       const result: PublishResult = { files: 0, bytes: 0, written: 0, linked: 0, removed: 0 };
       // This tree's files in the order they come, paths and hashes side by side: cheaper than a map
       // for a quarter of a million files. A set of the paths is made only if it is asked for.
@@ -296,18 +301,26 @@ export async function openTree(outDir: string, known?: Live): Promise<Tree> {
           if (existing.get(file.rel, was) !== hash) await schedule(file, hash, linkTo);
         }
       } catch (err) {
-        // The build failed part way (a problem found while publishing, a failed write). The files
-        // placed so far are recorded, so that the next build of this tree starts from them.
-        if (diverged) {
+        // The build failed part way (a problem found while publishing, a failed write). A first
+        // build leaves nothing behind. Otherwise the files placed so far are recorded, so that the
+        // next build of this tree starts from them.
+        if (diverged && !liveTree) {
+          await writer.flush().catch(() => {});
+          await fs.rm(tree, { recursive: true, force: true });
+        } else if (diverged) {
           await writer.flush().catch(() => {});
           const state = new Map<string, string>();
           for (const rel of existing.paths()) state.set(rel, existing.get(rel)!);
           rels.forEach((rel, i) => state.set(rel, hashes[i]!));
           for (const target of writer.failed.keys()) state.delete(path.relative(tree, target).split(path.sep).join('/'));
-          await writeManifest(where, slot, { key: '', tool: id.tool, sources: [], records: {} }, state, { previous: '', diff: new Map() });
+          await writeManifest(where, slot, { key: '', tool: inputs().tool, sources: [], records: {} }, state, {
+            previous: '',
+            diff: new Map(),
+          });
         }
         throw err;
       }
+      const id = inputs();
       if (!diverged && !plain && liveManifest && liveFiles.size === result.files) {
         // Same bytes as the live tree: record the new inputs, write no file.
         await writeManifest(where, live as Slot, id, liveFiles, liveManifest, memory);
@@ -369,10 +382,14 @@ export async function openTree(outDir: string, known?: Live): Promise<Tree> {
         }
       },
       commit: async (id, files, plain, memory) => {
+        let done = false;
         try {
-          return await commit(id, files, plain, memory);
+          const result = await commit(id, files, plain, memory);
+          done = true;
+          return result;
         } finally {
-          await close();
+          // A first build that fails leaves no trace (its tree is gone already).
+          await close(!done && !liveTree);
         }
       },
       abort: () => close(true),

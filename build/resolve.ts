@@ -72,9 +72,13 @@ function find(store: Store, entry: Entry, kind: string, key: unknown, where: () 
   if (target || store.isBroken(kind, key)) return target;
   const pointer = where();
   const problem = { ...at(entry.file, pointer), kind: entry.kind, record: entry.name, pointer };
-  const elsewhere = store.kinds().find((k) => k !== kind && store.get(k, key));
+  const elsewhere = store.kinds().find((k) => k !== kind && store.mentions(k, key));
   if (elsewhere && typeof key === 'string') {
-    problems.add({ ...problem, message: `${show(key)} is a ${elsewhere}, but a ${kind} is expected here`, hint: hintFor(store, kind, key) });
+    problems.add({
+      ...problem,
+      message: `${show(key)} is a ${elsewhere}, but a ${kind} is expected here`,
+      hint: hintFor(store, kind, key),
+    });
   } else if (typeof key === 'number') {
     problems.add({ ...problem, message: `there is no ${kind} with id ${key}` });
   } else {

@@ -65,6 +65,16 @@ export class Store {
     return {};
   }
 
+  /** Names of records still to be read (order.ts), known from their files' names: for hints alone. */
+  expect(kind: string, names: Iterable<string>): void {
+    for (const name of names) this.expected.add(`${kind}/${name}`);
+  }
+  /** A record of `kind` goes by `key`, or a file still to be read is named so. */
+  mentions(kind: string, key: string | number): boolean {
+    return this.get(kind, key) !== undefined || this.expected.has(`${kind}/${key}`);
+  }
+  private readonly expected = new Set<string>();
+
   markBroken(kind: string, key: string | number): void {
     this.broken.add(`${kind}/${key}`);
   }
@@ -72,7 +82,7 @@ export class Store {
     return this.broken.has(`${kind}/${key}`);
   }
 
-  /** Sorts every kind by id and sets aside the valid records; call once loading is done. */
+  /** Sorts every kind by id and sets aside the valid records; call once loading is done (and again after records read late). */
   seal(): void {
     for (const [kind, list] of this.entries) {
       list.sort((a, b) => a.id - b.id);

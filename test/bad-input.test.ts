@@ -1,9 +1,10 @@
 // Each folder in fixtures/bad overlays the starter world with a mistake and names the problem the
-// build must report: file, line, column, JSON pointer, message. A failed build leaves dist alone.
+// build must report: file, line, column, JSON pointer, message — in a rebuild and in a first build
+// alike. A failed build leaves dist alone.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatProblems } from '../build/problems.ts';
+import { formatProblems, type Problem } from '../build/problems.ts';
 import { buildProblems, buildWorld, fixtureWorld, fixturesDir, snapshot } from './helpers.ts';
 
 const badDir = path.join(fixturesDir, 'bad');
@@ -20,13 +21,21 @@ describe('bad input', () => {
     const problems = await buildProblems({ dataDir: world.data, outDir: world.out });
 
     const { hint, ...place } = expected;
-    const match = problems.find((p) => p.file === place.file && p.message.includes(place.message));
-    expect(match, `problems were:\n${formatProblems(problems)}`).toBeDefined();
-    expect(match).toMatchObject({ ...place, message: expect.stringContaining(place.message) });
-    if (hint) expect(match!.hint).toContain(hint);
-    // The rendered report names the file, line and column.
-    expect(formatProblems(problems)).toContain(`${place.file}:${match!.line}:${match!.column}`);
-
+    const reported = (problems: Problem[]) => {
+      const match = problems.find((p) => p.file === place.file && p.message.includes(place.message));
+      expect(match, `problems were:\n${formatProblems(problems)}`).toBeDefined();
+      expect(match).toMatchObject({ ...place, message: expect.stringContaining(place.message) });
+      if (hint) expect(match!.hint).toContain(hint);
+      // The rendered report names the file, line and column.
+      expect(formatProblems(problems)).toContain(`${place.file}:${match!.line}:${match!.column}`);
+    };
+    reported(problems);
     expect(await snapshot(world.out)).toEqual(before);
+
+    // A first build, with nothing remembered (and the records of late kinds read as they are
+    // published, order.ts), reports it too, and leaves nothing.
+    const first = await buildProblems({ dataDir: world.data, outDir: path.join(world.root, 'first') });
+    reported(first);
+    expect(fs.readdirSync(world.root).sort()).toEqual(['.dist-builds', 'data', 'dist']);
   });
 });

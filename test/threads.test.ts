@@ -20,17 +20,23 @@ describe('worker threads', () => {
     expect(await snapshot(path.join(w.root, 'threaded'))).toEqual(await snapshot(path.join(w.root, 'inline')));
   });
 
-  it.each(['invalid-yaml', 'duplicate-id', 'unknown-field', 'name-uppercase', 'scalar-not-record', 'missing-reference'])(
-    'report the same problems on threads for %s',
-    async (bad) => {
-      const w = await fixtureWorld();
-      overlay(w, bad);
-      const inline = await buildProblems({ dataDir: w.data, outDir: w.out, threads: false });
-      const threaded = await buildProblems({ dataDir: w.data, outDir: w.out, threads: true });
-      expect(inline.length).toBeGreaterThan(0);
-      expect(sortProblems(threaded)).toEqual(sortProblems(inline));
-    },
-  );
+  it.each([
+    'invalid-yaml',
+    'duplicate-id',
+    'unknown-field',
+    'name-uppercase',
+    'scalar-not-record',
+    'missing-reference',
+    'late-duplicate-id',
+    'late-missing-reference',
+  ])('report the same problems on threads for %s', async (bad) => {
+    const w = await fixtureWorld();
+    overlay(w, bad);
+    const inline = await buildProblems({ dataDir: w.data, outDir: w.out, threads: false });
+    const threaded = await buildProblems({ dataDir: w.data, outDir: w.out, threads: true });
+    expect(inline.length).toBeGreaterThan(0);
+    expect(sortProblems(threaded)).toEqual(sortProblems(inline));
+  });
 
   it('leave no folder behind when a build fails after its folders were made', async () => {
     // A missing reference is found after every record has been read, and its folders made.
