@@ -4,7 +4,9 @@
 // (the fields `derivations` read). Once checked, a record is set aside as JSON (`park`), and the
 // build goes on with its facts alone: references in them are resolved, the derivations run over all
 // records, and only when a record is published is it read whole again (`unpark`), its other
-// references resolved and its derived fields added. The build holds one whole record at a time.
+// references resolved and its derived fields added. A record of a kind read late (order.ts) is
+// read only as it is published (`readLate`), and keeps its facts alone once it is (`setAside`).
+// The build holds one whole record at a time.
 //
 // Beside the live tree's manifest the build leaves, per source file: its hash, the record's id, its
 // facts and a hash of its derived fields. A rebuild reads only the files that changed; every other
