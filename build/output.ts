@@ -26,7 +26,10 @@ export interface OutputFile {
   sameAs?: string;
 }
 
-/** What a tree is built from, as its manifest records it; the files are given to `commit`, which asks for this once it has them all. */
+/**
+ * What a tree is built from, as its manifest records it. The files are given to `commit`, which asks
+ * for this once it has them all (records read late are counted and hashed as they are published).
+ */
 export interface Inputs {
   key: string;
   tool: string;
