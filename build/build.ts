@@ -186,7 +186,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     const affected = read && affectedKinds(read);
     // Many files to read go to worker threads. Otherwise the records of late kinds (order.ts) still
     // to be read are read as they are published, while the files before them are written; their
-    // texts are read meanwhile, by the file system's threads.
+    // texts are read meanwhile.
     const threads = options.threads ?? files.filter((f) => !f.known && !f.parsed).length >= THREAD_THRESHOLD;
     const order = publishOrder(schemas);
     const lateKinds = new Set(order.late);
@@ -246,6 +246,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     // With problems, the build goes on only to find the rest of them.
     timed('resolve', resolve(store, schemas, problems));
     timed('derive', deriveAndSettle(new Set([...order.early, ...order.late])));
+    await ahead;
     if (problems.count > 0) {
       // Nothing is published, but every record is read whole, for the problems found only then:
       // those of late records, and of references outside a record's facts.
@@ -268,7 +269,6 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     });
     if (!tree) {
       for (const _ of output); // checks every record, writes nothing
-      await ahead;
       return {
         records: counts(),
         ...none,
@@ -291,7 +291,6 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
       'write',
       await tree.commit(built, output, options.plain, () => formatMemory({ settings, key: built().key }, store)),
     );
-    await ahead; // long done: the last late record was read before the files were all placed
     const records = built().records;
     return {
       records,

@@ -59,7 +59,9 @@ export function readLate(file: SourceFile, { store, schemas, validators, problem
   entry.facts = JSON.stringify(factsOnly(entry));
   resolveEntry(store, schemas.kinds.get(entry.kind)!.refSites, entry, problems);
   deriveOwn(entry, problems, store);
-  return problems.count === before ? entry : undefined;
+  if (problems.count === before) return entry;
+  setAside(entry); // indexed, and done with: its own derivations are not run again
+  return undefined;
 }
 
 /** Once published, a record read late keeps only its facts, resolved, as every other record does. */

@@ -13,3 +13,5 @@ export interface Listing {
 }
 export function listSources(dataDir: string): Listing;
 export function listSourcesOnThread(dataDir: string): Promise<Listing>;
+/** The texts of files (absolute paths), read on a thread of its own: '' for one that cannot be read. */
+export function readTextsOnThread(files: string[]): Promise<string[]>;

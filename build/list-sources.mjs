@@ -1,7 +1,8 @@
 // Lists the source files: `<kind>/<file>` for each, with its size and modification time, in the
 // order of their paths (`type-x/…` before `type/…`). Plain JavaScript, so that it can run on a
 // thread of its own at once (`listSourcesOnThread`): a rebuild looks at every source, and meanwhile
-// the build's own thread reads what the last build left.
+// the build's own thread reads what the last build left. The texts of sources parsed late are read
+// on a thread of their own the same way (`readTextsOnThread`).
 import fs from 'node:fs';
 import path from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
@@ -59,6 +60,27 @@ export function listSourcesOnThread(dataDir) {
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`the listing thread stopped (exit code ${code})`)));
   });
+}
+
+/** The texts of files (absolute paths), read on a thread of its own: '' for one that cannot be read. */
+export function readTextsOnThread(files) {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL(import.meta.url), { workerData: { readTexts: files }, execArgv: [] });
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the reading thread stopped (exit code ${code})`)));
+  });
+}
+
+if (!isMainThread && workerData?.readTexts !== undefined) {
+  const texts = workerData.readTexts.map((file) => {
+    try {
+      return fs.readFileSync(file, 'utf8');
+    } catch {
+      return '';
+    }
+  });
+  parentPort.postMessage(texts);
 }
 
 if (!isMainThread && workerData?.listSources !== undefined) {

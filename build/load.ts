@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { hash } from 'node:crypto';
 import jsyaml from 'js-yaml';
-import { listSources, listSourcesOnThread, SOURCE_EXTENSIONS } from './list-sources.mjs';
+import { listSources, listSourcesOnThread, readTextsOnThread, SOURCE_EXTENSIONS } from './list-sources.mjs';
 import { UsageError } from './config.ts';
 import { positionAt } from './locate.ts';
 import { yaml } from './yaml.ts';
@@ -122,21 +122,26 @@ function notRead(name: string, prefix: string): Problem {
 }
 
 /**
- * Reads the texts of files that are parsed later, in the background: the file system's threads read
- * them while the build's own thread parses others. A file that cannot be read now is read again
+ * From how many files to read ahead they are read on a thread of its own: starting one costs about
+ * as much as reading a few hundred files here.
+ */
+const READ_AHEAD_ON_THREAD = 300;
+
+/**
+ * Reads the texts of files that are parsed later, while the build's own thread parses others: on a
+ * thread of its own (for few files, here and now). A file that cannot be read now is read again
  * when it is parsed, and its problem is reported then.
  */
 export async function readAhead(files: Iterable<SourceFile>): Promise<void> {
-  const queue = [...files].filter((f) => f.text === '' && !f.hash.startsWith('oversized:'));
-  let next = 0;
-  const reader = async () => {
-    while (next < queue.length) {
-      const file = queue[next++]!;
-      const text = await new Promise<string>((done) => fs.readFile(file.abs, 'utf8', (err, text) => done(err ? '' : text)));
-      if (file.text === '' && !file.parsed) file.text = withoutMark(text);
-    }
-  };
-  await Promise.all(Array.from({ length: 8 }, reader));
+  const queue = [...files].filter((f) => f.text === '' && !f.parsed && !f.hash.startsWith('oversized:'));
+  if (queue.length < READ_AHEAD_ON_THREAD) {
+    for (const file of queue) sourceText(file);
+    return;
+  }
+  const texts = await readTextsOnThread(queue.map((f) => f.abs)).catch(() => [] as string[]);
+  queue.forEach((file, i) => {
+    if (file.text === '' && !file.parsed && texts[i]) file.text = withoutMark(texts[i]);
+  });
 }
 
 function readText(abs: string): string {

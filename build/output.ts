@@ -282,6 +282,20 @@ export async function openTree(outDir: string, known?: Live): Promise<Tree> {
       const diff = liveManifest ? new Map<string, string>() : undefined;
       let shared = 0; // paths of the live tree this one holds too
       const added: string[] = []; // and the paths it lacks, when there is a live tree
+      // The build failed part way (a problem found while publishing, a failed write). A first build
+      // leaves nothing behind. Otherwise the files placed so far are recorded, so that the next build
+      // of this tree starts from them.
+      const giveUp = async () => {
+        if (!diverged) return;
+        await writer.flush().catch(() => {});
+        if (!liveTree) return fs.rm(tree, { recursive: true, force: true });
+        const state = new Map<string, string>();
+        for (const rel of existing.paths()) state.set(rel, existing.get(rel)!);
+        rels.forEach((rel, i) => state.set(rel, hashes[i]!));
+        for (const target of writer.failed.keys()) state.delete(path.relative(tree, target).split(path.sep).join('/'));
+        const failed = { key: '', tool: inputs().tool, sources: [], records: {} };
+        await writeManifest(where, slot, failed, state, { previous: '', diff: new Map() });
+      };
       try {
         for (const file of files) {
           const was = liveFiles.get(file.rel);
@@ -304,23 +318,7 @@ export async function openTree(outDir: string, known?: Live): Promise<Tree> {
           if (existing.get(file.rel, was) !== hash) await schedule(file, hash, linkTo);
         }
       } catch (err) {
-        // The build failed part way (a problem found while publishing, a failed write). A first
-        // build leaves nothing behind. Otherwise the files placed so far are recorded, so that the
-        // next build of this tree starts from them.
-        if (diverged && !liveTree) {
-          await writer.flush().catch(() => {});
-          await fs.rm(tree, { recursive: true, force: true });
-        } else if (diverged) {
-          await writer.flush().catch(() => {});
-          const state = new Map<string, string>();
-          for (const rel of existing.paths()) state.set(rel, existing.get(rel)!);
-          rels.forEach((rel, i) => state.set(rel, hashes[i]!));
-          for (const target of writer.failed.keys()) state.delete(path.relative(tree, target).split(path.sep).join('/'));
-          await writeManifest(where, slot, { key: '', tool: inputs().tool, sources: [], records: {} }, state, {
-            previous: '',
-            diff: new Map(),
-          });
-        }
+        await giveUp();
         throw err;
       }
       const id = inputs();
@@ -332,7 +330,10 @@ export async function openTree(outDir: string, known?: Live): Promise<Tree> {
       if (!diverged) await diverge();
       await writer.flush();
       const failed = failure();
-      if (failed) throw failed;
+      if (failed) {
+        await giveUp();
+        throw failed;
+      }
 
       // What the tree holds that this build did not make. When every file of the live tree is among
       // this build's, that can only be a file the live tree lacks: those are looked through alone.

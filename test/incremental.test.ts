@@ -165,6 +165,42 @@ describe('incremental builds', () => {
     expect(await snapshot(w.out)).toEqual(await clean(w.data));
   });
 
+  it('leaves no trace of a first build that cannot write a file, and the last good output after a rebuild that cannot', async () => {
+    const w = await fixtureWorld();
+    // An output folder nested so deep that one path in it, and only one, is too long to be made.
+    let parent = w.root;
+    while (parent.length < 3850) parent = path.join(parent, 'd'.repeat(Math.min(200, 3850 - parent.length)));
+    fs.mkdirSync(parent, { recursive: true });
+    const out = path.join(parent, 'dist');
+    const long = 'a'.repeat(240);
+    const language = path.join(w.data, 'language', `${long}.yaml`);
+    const add = () =>
+      fs.writeFileSync(
+        language,
+        fs
+          .readFileSync(path.join(w.data, 'language/fr.yaml'), 'utf8')
+          .replace(/^id: .*$/m, 'id: 99')
+          .replace(/^name: fr$/m, `name: ${long}`),
+      );
+
+    add();
+    await expect(buildWorld({ dataDir: w.data, outDir: out })).rejects.toThrow(/could not write .*\/language\/a{240}\//);
+    expect(fs.readdirSync(parent)).toEqual([]);
+
+    fs.rmSync(language);
+    await buildWorld({ dataDir: w.data, outDir: out });
+    const live = await snapshot(out);
+    add();
+    await expect(buildWorld({ dataDir: w.data, outDir: out })).rejects.toThrow(/could not write/);
+    expect(await snapshot(out)).toEqual(live);
+    fs.rmSync(language);
+    // The failed build recorded what it had placed in the other tree; with the record gone again the
+    // output is the live one, and nothing is written.
+    expect((await buildWorld({ dataDir: w.data, outDir: out })).written).toBe(0);
+    expect(await snapshot(out)).toEqual(await clean(w.data));
+    expect(await treesMatchManifests(out)).toBe(2);
+  });
+
   it('derives a record again when the live tree lacks its files, though nothing it reads changed', async () => {
     const w = await fixtureWorld();
     await buildWorld({ dataDir: w.data, outDir: w.out });

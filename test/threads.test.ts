@@ -29,6 +29,7 @@ describe('worker threads', () => {
     'missing-reference',
     'late-duplicate-id',
     'late-missing-reference',
+    'late-level-range',
   ])('report the same problems on threads for %s', async (bad) => {
     const w = await fixtureWorld();
     overlay(w, bad);
