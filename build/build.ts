@@ -210,11 +210,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
       'validate',
       checking ? await checking : validate(files, schemas, validators, baseUrl, problems, parkAndPrepare, later),
     );
-    for (const kind of order.late)
-      store.expect(
-        kind,
-        [...later].filter((f) => f.kind === kind).map((f) => f.stem),
-      );
+    for (const file of later) store.expect(file.kind, file.stem);
     const published = (live?.tool === tool && live.files()) || new Map<string, string>();
     // Derives the kinds given (those of them a rebuild may change) and settles them.
     const deriveAndSettle = (kinds: ReadonlySet<string>) => {

@@ -49,27 +49,26 @@ export function listSources(dataDir) {
   return { sources, others };
 }
 
-/** `listSources` on a thread of its own; sent back as strings and two arrays, which cost little to pass. */
-export function listSourcesOnThread(dataDir) {
+/** This module on a thread of its own, given `data`: the one message the thread sends back. */
+function onThread(data, what) {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL(import.meta.url), { workerData: { listSources: dataDir }, execArgv: [] });
-    worker.once('message', ({ paths, size, mtime, others }) => {
-      const sources = paths === '' ? [] : paths.split('\0').map((p, i) => ({ path: p, size: size[i], mtimeMs: mtime[i] }));
-      resolve({ sources, others });
-    });
+    const worker = new Worker(new URL(import.meta.url), { workerData: data, execArgv: [] });
+    worker.once('message', resolve);
     worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the listing thread stopped (exit code ${code})`)));
+    worker.once('exit', (code) => reject(new Error(`the ${what} thread stopped (exit code ${code})`)));
   });
+}
+
+/** `listSources` on a thread of its own; sent back as strings and two arrays, which cost little to pass. */
+export async function listSourcesOnThread(dataDir) {
+  const { paths, size, mtime, others } = await onThread({ listSources: dataDir }, 'listing');
+  const sources = paths === '' ? [] : paths.split('\0').map((p, i) => ({ path: p, size: size[i], mtimeMs: mtime[i] }));
+  return { sources, others };
 }
 
 /** The texts of files (absolute paths), read on a thread of its own: '' for one that cannot be read. */
 export function readTextsOnThread(files) {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL(import.meta.url), { workerData: { readTexts: files }, execArgv: [] });
-    worker.once('message', resolve);
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the reading thread stopped (exit code ${code})`)));
-  });
+  return onThread({ readTexts: files }, 'reading');
 }
 
 if (!isMainThread && workerData?.readTexts !== undefined) {

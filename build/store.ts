@@ -65,9 +65,9 @@ export class Store {
     return {};
   }
 
-  /** Names of records still to be read (order.ts), known from their files' names: for hints alone. */
-  expect(kind: string, names: Iterable<string>): void {
-    for (const name of names) this.expected.add(`${kind}/${name}`);
+  /** The name of a record still to be read (order.ts), known from its file's name: for hints alone. */
+  expect(kind: string, name: string): void {
+    this.expected.add(`${kind}/${name}`);
   }
   /** A record of `kind` goes by `key`, or a file still to be read is named so. */
   mentions(kind: string, key: string | number): boolean {
