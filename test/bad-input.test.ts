@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatProblems, type Problem } from '../build/problems.ts';
-import { buildProblems, buildWorld, fixtureWorld, fixturesDir, snapshot } from './helpers.ts';
+import { buildProblems, buildWorld, fixtureWorld, fixturesDir, overlayBad, snapshot } from './helpers.ts';
 
 const badDir = path.join(fixturesDir, 'bad');
 const cases = fs.readdirSync(badDir).sort();
@@ -17,7 +17,7 @@ describe('bad input', () => {
     await buildWorld({ dataDir: world.data, outDir: world.out });
     const before = await snapshot(world.out);
 
-    fs.cpSync(path.join(badDir, name, 'data'), world.data, { recursive: true });
+    overlayBad(world, name);
     const problems = await buildProblems({ dataDir: world.data, outDir: world.out });
 
     const { hint, ...place } = expected;

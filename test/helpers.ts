@@ -1,4 +1,5 @@
 // Shared test helpers: fixture worlds copied into temp folders, builds into them, a real server.
+import { cpSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,6 +27,11 @@ export async function fixtureWorld(name = 'starter'): Promise<{ root: string; da
   const data = path.join(root, 'data');
   await fs.cp(path.join(fixturesDir, name), data, { recursive: true });
   return { root, data, out: path.join(root, 'dist') };
+}
+
+/** Lays a mistake from fixtures/bad/<name> over a fixture world's data. */
+export function overlayBad(world: { data: string }, name: string): void {
+  cpSync(path.join(fixturesDir, 'bad', name, 'data'), world.data, { recursive: true });
 }
 
 export const BASE = 'http://localhost:3000';

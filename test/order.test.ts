@@ -7,7 +7,7 @@ import { crossDerived, derivations } from '../build/derive.ts';
 import { readLive } from '../build/output.ts';
 import { publishOrder } from '../build/order.ts';
 import { loadSchemas } from '../build/schemas.ts';
-import { buildProblems, buildWorld, fixturesDir, fixtureWorld } from './helpers.ts';
+import { buildProblems, buildWorld, fixturesDir, fixtureWorld, overlayBad } from './helpers.ts';
 
 const schemas = loadSchemas();
 const order = publishOrder(schemas);
@@ -56,10 +56,9 @@ describe('the order of kinds', () => {
 
   it('reports the problems of late records with the others, in a first build and a rebuild', async () => {
     const w = await fixtureWorld();
-    const overlay = (bad: string) => fs.cpSync(path.join(fixturesDir, 'bad', bad, 'data'), w.data, { recursive: true });
-    overlay('unknown-field'); // found while the sources are checked
-    overlay('wrong-kind-reference'); // found when the record is read whole, to be published
-    overlay('late-missing-reference'); // found while reading a late record
+    overlayBad(w, 'unknown-field'); // found while the sources are checked
+    overlayBad(w, 'wrong-kind-reference'); // found when the record is read whole, to be published
+    overlayBad(w, 'late-missing-reference'); // found while reading a late record
     const files = (problems: { file: string }[]) => [...new Set(problems.map((p) => p.file))].sort();
     const expected = ['data/gender/female.yaml', 'data/location-area/ember-peak-summit.yaml', 'data/version/dawn.yaml'];
     expect(files(await buildProblems({ dataDir: w.data, outDir: w.out }))).toEqual(expected);
@@ -68,7 +67,7 @@ describe('the order of kinds', () => {
     fs.rmSync(w.data, { recursive: true });
     fs.cpSync(path.join(fixturesDir, 'starter'), w.data, { recursive: true });
     await buildWorld({ dataDir: w.data, outDir: w.out });
-    overlay('late-missing-reference');
+    overlayBad(w, 'late-missing-reference');
     expect(files(await buildProblems({ dataDir: w.data, outDir: w.out }))).toEqual([expected[1]]);
   });
 });

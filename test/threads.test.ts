@@ -5,10 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sortProblems } from '../build/problems.ts';
-import { buildProblems, buildWorld, fixturesDir, fixtureWorld, snapshot } from './helpers.ts';
-
-const overlay = (world: { data: string }, bad: string) =>
-  fs.cpSync(path.join(fixturesDir, 'bad', bad, 'data'), world.data, { recursive: true });
+import { buildProblems, buildWorld, fixtureWorld, overlayBad, snapshot } from './helpers.ts';
 
 describe('worker threads', () => {
   it('check source files on threads with the same output as on the main thread', async () => {
@@ -32,7 +29,7 @@ describe('worker threads', () => {
     'late-level-range',
   ])('report the same problems on threads for %s', async (bad) => {
     const w = await fixtureWorld();
-    overlay(w, bad);
+    overlayBad(w, bad);
     const inline = await buildProblems({ dataDir: w.data, outDir: w.out, threads: false });
     const threaded = await buildProblems({ dataDir: w.data, outDir: w.out, threads: true });
     expect(inline.length).toBeGreaterThan(0);
@@ -42,7 +39,7 @@ describe('worker threads', () => {
   it('leave no folder behind when a build fails after its folders were made', async () => {
     // A missing reference is found after every record has been read, and its folders made.
     const first = await fixtureWorld();
-    overlay(first, 'missing-reference');
+    overlayBad(first, 'missing-reference');
     expect(await buildProblems({ dataDir: first.data, outDir: first.out })).not.toEqual([]);
     expect(fs.readdirSync(first.root).sort()).toEqual(['data']);
 
@@ -50,7 +47,7 @@ describe('worker threads', () => {
     await buildWorld({ dataDir: built.data, outDir: built.out });
     const builds = path.join(built.root, '.dist-builds');
     const before = fs.readdirSync(builds).sort();
-    overlay(built, 'missing-reference');
+    overlayBad(built, 'missing-reference');
     expect(await buildProblems({ dataDir: built.data, outDir: built.out })).not.toEqual([]);
     expect(fs.readdirSync(builds).sort()).toEqual(before);
   });
