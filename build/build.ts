@@ -175,7 +175,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     const [
       { THREAD_THRESHOLD, validateInThreads },
       { affectedKinds, derive },
-      { outputFiles, recordDirs },
+      { nameDirs, outputFiles, recordDirs },
       { explorerFiles },
       { park, readLate, reuse, setAside, settle, unpark },
       { publishOrder },
@@ -187,15 +187,18 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     // Many files to read go to worker threads. Otherwise the records of late kinds (order.ts) still
     // to be read are read as they are published, while the files before them are written; their
     // texts are read meanwhile.
-    const threads = options.threads ?? files.filter((f) => !f.known && !f.parsed).length >= THREAD_THRESHOLD;
+    const unread = files.filter((f) => !f.known && !f.parsed);
+    const threads = options.threads ?? unread.length >= THREAD_THRESHOLD;
     const order = publishOrder(schemas);
     const lateKinds = new Set(order.late);
-    const later = new Set(threads ? [] : files.filter((f) => lateKinds.has(f.kind) && !f.known && !f.parsed));
+    const later = new Set(threads ? [] : unread.filter((f) => lateKinds.has(f.kind)));
     const ahead = readAhead(later);
-    // The tree to write is opened first: each record read is given its folders as soon as it reads
-    // well, while the rest are read, for as long as no problem is found (they are removed again if
-    // one is). A remembered record's folders are the live tree's; its files bring them if need be.
+    // The tree to write is opened first. The folders of records by name are known from the files,
+    // and made at once; each record read is given its other folders as soon as it reads well, while
+    // the rest are read, for as long as no problem is found (they are removed again if one is). A
+    // remembered record's folders are the live tree's; its files bring them if need be.
     if (!options.check && problems.count === 0) tree = await openTree(outDir, seen);
+    tree?.prepare(nameDirs(unread, schemas));
     const prepare = (entry: Entry) => {
       if (tree && problems.count === 0) tree.prepare(recordDirs(entry, schemas));
     };

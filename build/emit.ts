@@ -6,7 +6,8 @@ import path from 'node:path';
 import { descriptionFiles } from './openapi.ts';
 import { apiPaths, hostRuleFiles, NOT_FOUND_BODY } from './paths.ts';
 import { BuildFailed, type Problems } from './problems.ts';
-import type { SchemaSet } from './schemas.ts';
+import { SLUG, type SchemaSet } from './schemas.ts';
+import type { SourceFile } from './load.ts';
 import { formSprites, renderFormSprite, renderTypeIcon, typeIcons } from './sprites.ts';
 import { unpark, type Context } from './facts.ts';
 import type { Order } from './order.ts';
@@ -83,6 +84,19 @@ export interface LateKinds {
 
 /** A file of the live tree that stays as it is: output.ts takes its hash from the live manifest. */
 const carried = (rel: string, sameAs?: string): OutputFile => ({ rel, carried: true, sameAs });
+
+/**
+ * The folders of records by name, known from their files alone (a record is named after its file):
+ * made before the records are read. A file that holds no such record fails the build.
+ */
+export function nameDirs(files: Iterable<SourceFile>, schemas: SchemaSet): string[] {
+  const dirs: string[] = [];
+  for (const file of files) {
+    if (schemas.kinds.get(file.kind)?.byName && slug.test(file.stem)) dirs.push(path.posix.dirname(apiPaths.record(file.kind, file.stem)));
+  }
+  return dirs;
+}
+const slug = new RegExp(SLUG);
 
 /** The folders of a record's files: made while the build reads the rest. */
 export function recordDirs(entry: Entry, schemas: SchemaSet): string[] {
