@@ -14,6 +14,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
 import { pathToFileURL } from 'node:url';
+import { UsageError } from './config.ts';
 import { readLive } from './output.ts';
 import { projectRoot } from './paths.ts';
 
@@ -38,6 +39,31 @@ export function measure(args: string[]): Sample {
     maxBuffer: 1 << 26,
   });
   return JSON.parse(out.trim().split('\n').at(-1)!);
+}
+
+/** Room on a file system: bytes, and files (inodes). */
+export interface Room {
+  bytes: number;
+  files: number;
+}
+
+export function freeRoom(dir: string): Room {
+  const { bavail, bsize, ffree } = fs.statfsSync(dir);
+  return { bytes: bavail * bsize, files: ffree };
+}
+
+/** Why `trees` more trees, each taking what one took (`tree`), will not fit in `free`; undefined if they will. */
+export function roomProblem(scale: number, tree: Room, trees: number, free: Room): string | undefined {
+  // A tenth to spare: the manifests and the floor's list of files come on top.
+  const bytes = Math.max(0, tree.bytes) * trees * 1.1;
+  const files = Math.max(0, tree.files) * trees * 1.1;
+  if (free.bytes >= bytes && free.files >= files) return undefined;
+  const gib = (n: number) => `${(n / 2 ** 30).toFixed(1)} GiB`;
+  const count = (n: number) => Math.round(n).toLocaleString('en-US');
+  return (
+    `scale ${scale} needs room for ${trees} more trees like its first build's: about ${gib(bytes)} and ${count(files)} files, ` +
+    `where ${gib(free.bytes)} and ${count(free.files)} files are free; free some room, or pass fewer --runs or smaller --scales`
+  );
 }
 
 /** A measurement, after the disk has written out what earlier runs left. */
@@ -161,7 +187,13 @@ async function main(): Promise<void> {
       // is written, the disk makes the next build the slowest of all (in this machine's runs, 5.7–6.3 s
       // at scale 1 against 2.2–2.9 s for the two after it, and 32–42 s at scale 10 against 23–29 s).
       const warm = path.join(work, `out-${scale}-warm`);
+      const before = freeRoom(work);
       child(['build', data, warm]);
+      // Each run leaves a build's tree and a floor's until the scale is done, and the rebuilds fill a
+      // second tree beside the first build's: a disk that cannot hold them is told of now.
+      const after = freeRoom(work);
+      const short = roomProblem(scale, { bytes: before.bytes - after.bytes, files: before.files - after.files }, 2 * runs + 1, after);
+      if (short) throw new UsageError(`${short} (the bench works in ${path.dirname(work)}; TMPDIR names another folder)`);
       await collect(warm, files);
       for (let i = 0; i < runs; i++) {
         // Build and floor run in turns, and each run changes which goes first: a disk that slows
@@ -267,5 +299,13 @@ async function main(): Promise<void> {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   if (process.argv[2] === 'child') await childMain(process.argv[3]!, process.argv[4]!, process.argv[5]!);
-  else await main();
+  else {
+    try {
+      await main();
+    } catch (err) {
+      if (!(err instanceof UsageError)) throw err;
+      console.error(`bench: ${err.message}`);
+      process.exitCode = 2;
+    }
+  }
 }

@@ -2,9 +2,10 @@
 // A generated world has PokeAPI's proportions, is the same for the same seed, and builds with no
 // problem; each of the bench's measurements runs in a process of its own and reports what it did.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { collect, measure } from '../build/bench.ts';
+import { collect, freeRoom, measure, roomProblem } from '../build/bench.ts';
 import { generateWorld, writeWorld } from '../build/gen-world.ts';
 import { buildWorld, listFiles, snapshot, tempDir } from './helpers.ts';
 
@@ -101,5 +102,20 @@ describe("the benchmark's measurements", () => {
     const floor = measure(['floor', path.join(root, 'files.bin'), path.join(root, 'floor')]);
     expect(floor.files).toBe(build.files);
     expect((await listFiles(path.join(root, 'floor'))).sort()).toEqual(listed.sort());
+  });
+
+  it('refuses a scale the disk cannot hold before measuring it, saying how much room it needs', () => {
+    // Each run's build and floor stay until the scale is done: 7 more trees for 3 runs.
+    const tree = { bytes: 2 ** 30, files: 40_000 };
+    expect(roomProblem(10, tree, 7, { bytes: 8 * 2 ** 30, files: 1_000_000 })).toBeUndefined();
+    expect(roomProblem(10, tree, 7, { bytes: 4 * 2 ** 30, files: 1_000_000 })).toMatch(
+      /^scale 10 needs room for 7 more trees .*: about 7\.7 GiB and 308,000 files, where 4\.0 GiB and 1,000,000 files are free/,
+    );
+    expect(roomProblem(10, tree, 7, { bytes: 8 * 2 ** 30, files: 200_000 })).toMatch(
+      /308,000 files, where 8\.0 GiB and 200,000 files are free/,
+    );
+    const free = freeRoom(os.tmpdir());
+    expect(free.bytes).toBeGreaterThan(0);
+    expect(free.files).toBeGreaterThan(0);
   });
 });
