@@ -6,14 +6,14 @@ import path from 'node:path';
 import { descriptionFiles } from './openapi.ts';
 import { apiPaths, hostRuleFiles, NOT_FOUND_BODY } from './paths.ts';
 import { BuildFailed, type Problems } from './problems.ts';
-import { SLUG, type SchemaSet } from './schemas.ts';
+import type { SchemaSet } from './schemas.ts';
 import type { SourceFile } from './load.ts';
 import { formSprites, renderFormSprite, renderTypeIcon, typeIcons } from './sprites.ts';
 import { unpark, type Context } from './facts.ts';
 import type { Order } from './order.ts';
 import type { Entry, Store } from './store.ts';
 import type { Validators } from './validate.ts';
-import { at } from './validate.ts';
+import { at, slug } from './validate.ts';
 
 /** Object keys sorted at every depth, so the same record always serialises to the same bytes. */
 export function sortKeys(value: unknown): unknown {
@@ -96,7 +96,6 @@ export function nameDirs(files: Iterable<SourceFile>, schemas: SchemaSet): strin
   }
   return dirs;
 }
-const slug = new RegExp(SLUG);
 
 /** The folders of a record's files: made while the build reads the rest. */
 export function recordDirs(entry: Entry, schemas: SchemaSet): string[] {

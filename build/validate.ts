@@ -16,7 +16,8 @@ import type { Remembered } from './memory.ts';
 
 // Ajv is loaded when validators are first needed: a rebuild with nothing changed never needs them.
 const require = createRequire(import.meta.url);
-const slug = new RegExp(SLUG);
+/** A record's name: what its name path and its file are called. */
+export const slug = new RegExp(SLUG);
 
 export interface Validators {
   source: ValidatorSet;

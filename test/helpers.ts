@@ -61,10 +61,18 @@ export async function listFiles(dir: string): Promise<string[]> {
     .sort();
 }
 
-/** Every file under `dir` with its bytes, for comparing two trees. */
+/**
+ * Every file under `dir` with its bytes, for comparing two trees; a folder that holds nothing is
+ * an entry too (`<folder>/`), as a stray one is served and listed like any other.
+ */
 export async function snapshot(dir: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const rel of await listFiles(dir)) out.set(rel, await fs.readFile(path.join(dir, rel), 'utf8'));
+  const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true });
+  for (const e of entries) {
+    const abs = path.join(e.parentPath, e.name);
+    if (e.isDirectory() && (await fs.readdir(abs)).length === 0) out.set(`${path.relative(dir, abs).split(path.sep).join('/')}/`, '');
+  }
   return out;
 }
 
