@@ -6,7 +6,7 @@ import { baseUrlFromEnv, checkBaseUrl } from './config.ts';
 import { hashText, readAhead, readSources, stampOf, type SourceFile, type SourceStamp } from './load.ts';
 import { formatMemory, parseMemory, type Remembered } from './memory.ts';
 import { openTree, readLive, readLiveHeader, readMemory, type Inputs, type Live, type Tree } from './output.ts';
-import { defaultDataDir, defaultOutDir, projectRoot } from './paths.ts';
+import { apiPaths, defaultDataDir, defaultOutDir, projectRoot } from './paths.ts';
 import { BuildFailed, Problems } from './problems.ts';
 import type { Entry } from './store.ts';
 import type { LateKinds } from './emit.ts';
@@ -175,7 +175,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     const [
       { THREAD_THRESHOLD, validateInThreads },
       { affectedKinds, derive },
-      { nameDirs, outputFiles, recordDirs },
+      { nameDirs, outputFiles },
       { explorerFiles },
       { park, readLate, reuse, setAside, settle, unpark },
       { publishOrder },
@@ -194,13 +194,13 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     const later = new Set(threads ? [] : unread.filter((f) => lateKinds.has(f.kind)));
     const ahead = readAhead(later);
     // The tree to write is opened first. The folders of records by name are known from the files,
-    // and made at once; each record read is given its other folders as soon as it reads well, while
+    // and made at once; each record read is given its folder by id as soon as it reads well, while
     // the rest are read, for as long as no problem is found (they are removed again if one is). A
     // remembered record's folders are the live tree's; its files bring them if need be.
     if (!options.check && problems.count === 0) tree = await openTree(outDir, seen);
     tree?.prepare(nameDirs(unread, schemas));
     const prepare = (entry: Entry) => {
-      if (tree && problems.count === 0) tree.prepare(recordDirs(entry, schemas));
+      if (tree && problems.count === 0) tree.prepare([apiPaths.recordDir(entry.kind, entry.id)]);
     };
     // On threads, this one compiles the validators meanwhile.
     const checking = threads ? validateInThreads(files, schemas, () => set.validators, baseUrl, problems, prepare) : undefined;

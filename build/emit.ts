@@ -2,7 +2,6 @@
 // output.ts puts the files in place.
 import { hashBody, type OutputFile } from './output.ts';
 import fs from 'node:fs';
-import path from 'node:path';
 import { descriptionFiles } from './openapi.ts';
 import { apiPaths, hostRuleFiles, NOT_FOUND_BODY } from './paths.ts';
 import { BuildFailed, type Problems } from './problems.ts';
@@ -92,15 +91,9 @@ const carried = (rel: string, sameAs?: string): OutputFile => ({ rel, carried: t
 export function nameDirs(files: Iterable<SourceFile>, schemas: SchemaSet): string[] {
   const dirs: string[] = [];
   for (const file of files) {
-    if (schemas.kinds.get(file.kind)?.byName && slug.test(file.stem)) dirs.push(path.posix.dirname(apiPaths.record(file.kind, file.stem)));
+    if (schemas.kinds.get(file.kind)?.byName && slug.test(file.stem)) dirs.push(apiPaths.recordDir(file.kind, file.stem));
   }
   return dirs;
-}
-
-/** The folders of a record's files: made while the build reads the rest. */
-export function recordDirs(entry: Entry, schemas: SchemaSet): string[] {
-  const id = path.posix.dirname(apiPaths.record(entry.kind, entry.id));
-  return schemas.kinds.get(entry.kind)?.byName ? [id, path.posix.dirname(apiPaths.record(entry.kind, entry.name))] : [id];
 }
 
 /**

@@ -21,6 +21,8 @@ const recordDir = (kind: string, key: string | number) => `${API}/${kind}/${key}
 export const apiPaths = {
   index: `${API}/index.json`,
   list: (kind: string) => `${API}/${kind}/index.json`,
+  /** The folder that holds a record's file. */
+  recordDir,
   record: (kind: string, key: string | number) => `${recordDir(kind, key)}/index.json`,
   notFound: '404.json',
   /** The name static hosts give their 404 page: the same bytes as notFound. */
