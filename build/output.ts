@@ -293,8 +293,8 @@ export async function openTree(outDir: string, known?: Live): Promise<Tree> {
         for (const rel of existing.paths()) state.set(rel, existing.get(rel)!);
         rels.forEach((rel, i) => state.set(rel, hashes[i]!));
         for (const target of writer.failed.keys()) state.delete(path.relative(tree, target).split(path.sep).join('/'));
-        const failed = { key: '', tool: inputs().tool, sources: [], records: {} };
-        await writeManifest(where, slot, failed, state, { previous: '', diff: new Map() });
+        const unfinished = { key: '', tool: inputs().tool, sources: [], records: {} };
+        await writeManifest(where, slot, unfinished, state, { previous: '', diff: new Map() });
       };
       try {
         for (const file of files) {
