@@ -1,5 +1,5 @@
 // Shared test helpers: fixture worlds copied into temp folders, builds into them, a real server.
-import { cpSync } from 'node:fs';
+import { cpSync, type Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -54,25 +54,27 @@ export async function buildProblems(options: BuildOptions): Promise<Problem[]> {
 
 /** Every file under `dir`, relative, with '/', sorted. */
 export async function listFiles(dir: string): Promise<string[]> {
-  const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
-    .sort();
+  return filesOf(dir, await fs.readdir(dir, { recursive: true, withFileTypes: true }));
 }
+
+const filesOf = (dir: string, entries: Dirent[]) =>
+  entries
+    .filter((e) => e.isFile())
+    .map((e) => relOf(dir, e))
+    .sort();
+const relOf = (dir: string, e: Dirent) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/');
 
 /**
  * Every file under `dir` with its bytes, for comparing two trees; a folder that holds nothing is
  * an entry too (`<folder>/`), as a stray one is served and listed like any other.
  */
 export async function snapshot(dir: string): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  for (const rel of await listFiles(dir)) out.set(rel, await fs.readFile(path.join(dir, rel), 'utf8'));
   const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true });
-  for (const e of entries) {
-    const abs = path.join(e.parentPath, e.name);
-    if (e.isDirectory() && (await fs.readdir(abs)).length === 0) out.set(`${path.relative(dir, abs).split(path.sep).join('/')}/`, '');
-  }
+  const out = new Map<string, string>();
+  for (const rel of filesOf(dir, entries)) out.set(rel, await fs.readFile(path.join(dir, rel), 'utf8'));
+  // A folder that holds nothing is no entry's parent.
+  const parents = new Set(entries.map((e) => path.resolve(e.parentPath)));
+  for (const e of entries) if (e.isDirectory() && !parents.has(path.resolve(e.parentPath, e.name))) out.set(`${relOf(dir, e)}/`, '');
   return out;
 }
 
