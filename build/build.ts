@@ -11,7 +11,8 @@ import { BuildFailed, Problems } from './problems.ts';
 import type { Entry } from './store.ts';
 import type { LateKinds } from './emit.ts';
 import { loadSchemas, type SchemaSet } from './schemas.ts';
-import { compileValidators, validate, type Validators } from './validate.ts';
+import { compileValidators, nameDirs, validate, type Validators } from './validate.ts';
+import { Writer } from './writer.ts';
 
 /**
  * The stages that only a build with something to do needs, loaded once it is known there is: a
@@ -108,6 +109,24 @@ function buildKey(files: SourceFile[], baseUrl: string, pretty: boolean): string
 
 export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const started = performance.now();
+  const outDir = options.outDir ?? defaultOutDir;
+  const live = options.check ? undefined : await readLiveHeader(outDir);
+  // With no tree built before, every file is to be written: the writer's thread, which takes tens of
+  // milliseconds to start, starts now, while the sources are listed. The tree takes it when opened.
+  const writer = options.check || live ? undefined : new Writer();
+  try {
+    return await run(options, started, live?.records, writer);
+  } finally {
+    await writer?.close(); // nothing left to do once the tree that took it is closed
+  }
+}
+
+async function run(
+  options: BuildOptions,
+  started: number,
+  records: Record<string, number> | undefined,
+  writer: Writer | undefined,
+): Promise<BuildResult> {
   const dataDir = options.dataDir ?? defaultDataDir;
   const outDir = options.outDir ?? defaultOutDir;
   const baseUrl = options.baseUrl ? checkBaseUrl(options.baseUrl) : baseUrlFromEnv();
@@ -139,7 +158,6 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     }));
   // Many sources are listed on a thread of their own while this one reads what the last build left;
   // a few are listed sooner here, and what was remembered is read only if something changed.
-  const records = options.check ? undefined : (await readLiveHeader(outDir))?.records;
   const onThread = Object.values(records ?? {}).reduce((n, count) => n + count, 0) >= LIST_ON_THREAD;
   if (onThread) recall();
   const known = reading?.then((l) => l.manifest?.sources);
@@ -163,6 +181,12 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   }
   const memory = await recall();
   try {
+    // A build that reads every file opens its tree now, before the later stages load: the folders of
+    // records by name are known from the files alone, and the writer starts on them at once.
+    if (!memory && !options.check && problems.count === 0) {
+      tree = await openTree(outDir, seen, writer);
+      tree.prepare(nameDirs(files, schemaSet().schemas));
+    }
     return await compute();
   } catch (err) {
     await tree?.abort();
@@ -175,7 +199,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     const [
       { THREAD_THRESHOLD, validateInThreads },
       { affectedKinds, derive },
-      { nameDirs, outputFiles },
+      { outputFiles },
       { explorerFiles },
       { park, readLate, reuse, setAside, settle, unpark },
       { publishOrder },
@@ -193,12 +217,15 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     const lateKinds = new Set(order.late);
     const later = new Set(threads ? [] : unread.filter((f) => lateKinds.has(f.kind)));
     const ahead = readAhead(later);
-    // The tree to write is opened first. The folders of records by name are known from the files,
-    // and made at once; each record read is given its folder by id as soon as it reads well, while
-    // the rest are read, for as long as no problem is found (they are removed again if one is). A
-    // remembered record's folders are the live tree's; its files bring them if need be.
-    if (!options.check && problems.count === 0) tree = await openTree(outDir, seen);
-    tree?.prepare(nameDirs(unread, schemas));
+    // The tree to write is opened before any record is read (above, when every file is read). The
+    // folders of records by name are known from the files, and made at once; each record read is
+    // given its folder by id as soon as it reads well, while the rest are read, for as long as no
+    // problem is found (they are removed again if one is). A remembered record's folders are the
+    // live tree's; its files bring them if need be.
+    if (memory && !options.check && problems.count === 0) {
+      tree = await openTree(outDir, seen, writer);
+      tree.prepare(nameDirs(unread, schemas));
+    }
     const prepare = (entry: Entry) => {
       if (tree && problems.count === 0) tree.prepare([apiPaths.recordDir(entry.kind, entry.id)]);
     };

@@ -6,13 +6,12 @@ import { descriptionFiles } from './openapi.ts';
 import { apiPaths, hostRuleFiles, NOT_FOUND_BODY } from './paths.ts';
 import { BuildFailed, type Problems } from './problems.ts';
 import type { SchemaSet } from './schemas.ts';
-import type { SourceFile } from './load.ts';
 import { formSprites, renderFormSprite, renderTypeIcon, typeIcons } from './sprites.ts';
 import { unpark, type Context } from './facts.ts';
 import type { Order } from './order.ts';
 import type { Entry, Store } from './store.ts';
 import type { Validators } from './validate.ts';
-import { at, slug } from './validate.ts';
+import { at } from './validate.ts';
 
 /** Object keys sorted at every depth, so the same record always serialises to the same bytes. */
 export function sortKeys(value: unknown): unknown {
@@ -83,18 +82,6 @@ export interface LateKinds {
 
 /** A file of the live tree that stays as it is: output.ts takes its hash from the live manifest. */
 const carried = (rel: string, sameAs?: string): OutputFile => ({ rel, carried: true, sameAs });
-
-/**
- * The folders of records by name, known from their files alone (a record is named after its file):
- * made before the records are read. A file that holds no such record fails the build.
- */
-export function nameDirs(files: Iterable<SourceFile>, schemas: SchemaSet): string[] {
-  const dirs: string[] = [];
-  for (const file of files) {
-    if (schemas.kinds.get(file.kind)?.byName && slug.test(file.stem)) dirs.push(apiPaths.recordDir(file.kind, file.stem));
-  }
-  return dirs;
-}
 
 /**
  * Every file of the output, in a fixed order, made as it is asked for. Each record is read whole

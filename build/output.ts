@@ -183,7 +183,7 @@ function beforeLive(live: Manifest, files: Map<string, string>): Holding {
  * `known` is what the caller read of the live tree before taking the lock; its manifest is reused
  * when the link still points at the same tree (another build may have swapped it since).
  */
-export async function openTree(outDir: string, known?: Live): Promise<Tree> {
+export async function openTree(outDir: string, known?: Live, started?: Writer): Promise<Tree> {
   const where = layout(outDir);
   await fs.mkdir(where.root, { recursive: true });
   const unlock = await lock(where.lock);
@@ -222,7 +222,7 @@ export async function openTree(outDir: string, known?: Live): Promise<Tree> {
 
     // Folders of records the tree holds already need not be made (each holds the record's
     // index.json); the writer makes the others.
-    const writer = new Writer();
+    const writer = started ?? new Writer();
     const madeDirs = new Set<string>();
 
     const commit = async (
@@ -328,6 +328,12 @@ export async function openTree(outDir: string, known?: Live): Promise<Tree> {
         return { ...result, unchanged: result.files };
       }
       if (!diverged) await diverge();
+      // The live tree (the one the next build writes into), as it differs from this one; and this
+      // tree's memory and manifest, made while the writer places the last files.
+      if (diff && shared < liveFiles.size) for (const [rel, hash] of liveFiles) if (!holds(rel)) diff.set(rel, hash);
+      const texts = plain
+        ? undefined
+        : manifestTexts(id, pairs(rels, hashes), { previous: liveManifest?.key ?? '', diff: diff ?? new Map() }, memory);
       await writer.flush();
       const failed = failure();
       if (failed) {
@@ -355,9 +361,7 @@ export async function openTree(outDir: string, known?: Live): Promise<Tree> {
         await fs.rename(tree, outDir);
         return result;
       }
-      // The live tree, which the next build writes into, as it differs from this one.
-      if (diff && shared < liveFiles.size) for (const [rel, hash] of liveFiles) if (!holds(rel)) diff.set(rel, hash);
-      await writeManifest(where, slot, id, pairs(rels, hashes), { previous: liveManifest?.key ?? '', diff: diff ?? new Map() }, memory);
+      await putManifest(where, slot, texts!);
 
       // The swap: one rename of a link. A plain folder left from elsewhere is moved aside first.
       const link = path.join(where.root, `link-${process.pid}`);
@@ -416,13 +420,32 @@ async function writeManifest(
   other: { previous: string; diff: Map<string, string> },
   memory?: () => string,
 ): Promise<void> {
+  await putManifest(where, slot, manifestTexts(id, files, other, memory));
+}
+
+/** A tree's manifest and memory as they are written. */
+interface ManifestTexts {
+  manifest: string;
+  memory?: string;
+}
+
+function manifestTexts(
+  id: Inputs,
+  files: Iterable<[string, string]>,
+  other: { previous: string; diff: Map<string, string> },
+  memory?: () => string,
+): ManifestTexts {
+  return { memory: memory?.(), manifest: formatManifest({ ...id, previous: other.previous, diff: other.diff, files }) };
+}
+
+async function putManifest(where: ReturnType<typeof layout>, slot: Slot, texts: ManifestTexts): Promise<void> {
   const put = async (file: string, text: string) => {
     await fs.writeFile(`${file}.tmp`, text);
     await fs.rename(`${file}.tmp`, file);
   };
-  if (memory) await put(where.memory(slot), memory());
+  if (texts.memory !== undefined) await put(where.memory(slot), texts.memory);
   else await fs.rm(where.memory(slot), { force: true });
-  await put(where.manifest(slot), formatManifest({ ...id, previous: other.previous, diff: other.diff, files }));
+  await put(where.manifest(slot), texts.manifest);
 }
 
 /** Paths and hashes, side by side, as pairs. */

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { closest } from 'fastest-levenshtein';
 import { hashText, parseOne, sourceText, type SourceFile } from './load.ts';
-import { cacheDirs } from './paths.ts';
+import { apiPaths, cacheDirs } from './paths.ts';
 import { locate } from './locate.ts';
 import { fileStart, type Problems } from './problems.ts';
 import { SLUG, type SchemaSet } from './schemas.ts';
@@ -18,6 +18,18 @@ import type { Remembered } from './memory.ts';
 const require = createRequire(import.meta.url);
 /** A record's name: what its name path and its file are called. */
 export const slug = new RegExp(SLUG);
+
+/**
+ * The folders of records by name, known from their files alone (a record is named after its file,
+ * `checkFile`): made before the records are read. A file that holds no such record fails the build.
+ */
+export function nameDirs(files: Iterable<SourceFile>, schemas: SchemaSet): string[] {
+  const dirs: string[] = [];
+  for (const file of files) {
+    if (schemas.kinds.get(file.kind)?.byName && slug.test(file.stem)) dirs.push(apiPaths.recordDir(file.kind, file.stem));
+  }
+  return dirs;
+}
 
 export interface Validators {
   source: ValidatorSet;
@@ -106,8 +118,33 @@ function compile(schemas: SchemaSet): string {
 
 function evaluate(code: string): Record<string, ValidateFunction> {
   const module = { exports: {} as Record<string, ValidateFunction> };
-  new Function('require', 'module', 'exports', code)(require, module, module.exports);
+  const load = (id: string) => (id === FORMATS ? formats() : require(id));
+  new Function('require', 'module', 'exports', code)(load, module, module.exports);
   return module.exports;
+}
+
+/** Where the validators' code takes its formats from (`compile`). */
+const FORMATS = 'ajv-formats/dist/formats';
+let memoFormats: { fullFormats: Record<string, unknown> } | undefined;
+
+/**
+ * ajv-formats' formats, with a `uri` check that remembers the urls it passed: a published record
+ * holds a url per reference, and most of them name the same few thousand records (at scale 10,
+ * the check's regular expression took 0.4 s of publishing).
+ */
+function formats(): { fullFormats: Record<string, unknown> } {
+  if (memoFormats) return memoFormats;
+  const { fullFormats } = require(FORMATS) as { fullFormats: Record<string, unknown> };
+  const uri = fullFormats.uri as (text: string) => boolean;
+  const passed = new Set<string>();
+  const rememberedUri = (text: string) => {
+    if (passed.has(text)) return true;
+    if (!uri(text)) return false;
+    if (passed.size >= 200_000) passed.clear(); // a bound on what is held
+    passed.add(text);
+    return true;
+  };
+  return (memoFormats = { fullFormats: { ...fullFormats, uri: rememberedUri } });
 }
 
 /**

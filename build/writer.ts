@@ -37,6 +37,7 @@ export class Writer {
   private batchBytes = 0;
   private wake: (() => void) | undefined;
   private crash: Error | undefined;
+  private closed = false;
   /** Paths that could not be placed, with the reason. */
   readonly failed = new Map<string, string>();
 
@@ -89,6 +90,8 @@ export class Writer {
    * empty are removed first, so that a failed build leaves no trace.
    */
   async close(undo = false): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     if (undo && !this.crash) {
       this.dirBatch = [];
       this.batch = [];

@@ -77,6 +77,26 @@ describe('validators kept between builds', () => {
     expect(invalid).toBeGreaterThan(schemas.kinds.size * 5);
   });
 
+  it('check every url however often it comes, passing only what Ajv passes', async () => {
+    const { validators } = loadValidators(schemas, await tempDir());
+    const here = compiledHere();
+    const version = (url: string) => ({
+      id: 1,
+      name: 'red',
+      names: [{ name: 'Red', language: { name: 'en', url } }],
+      version_group: { name: 'red-blue', url },
+    });
+    const good = 'http://localhost:3000/api/v2/language/1/';
+    const verdicts: boolean[] = [];
+    // The kept validators remember the urls that passed; one that failed is checked again each time.
+    for (const url of [good, 'not a url', good, 'http://a b/', 'not a url', good]) {
+      const a = judge(here, 'response', 'version', version(url));
+      expect(judge(validators, 'response', 'version', version(url)), url).toEqual(a);
+      verdicts.push(a.valid);
+    }
+    expect(verdicts).toEqual([true, false, true, false, false, true]);
+  });
+
   it('are compiled again when the kept code is damaged', async () => {
     const dir = await tempDir();
     loadValidators(schemas, dir);
