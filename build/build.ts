@@ -209,8 +209,8 @@ async function run(
     const read = memory ? timed('reuse', reuse(files, memory, schemas, problems)) : undefined;
     const affected = read && affectedKinds(read);
     // Many files to read go to worker threads. Otherwise the records of late kinds (order.ts) still
-    // to be read are read as they are published, while the files before them are written; their
-    // texts are read meanwhile.
+    // to be read are read as they are published, while the files before them are written; a thread
+    // of its own reads and parses them meanwhile.
     const unread = files.filter((f) => !f.known && !f.parsed);
     const threads = options.threads ?? unread.length >= THREAD_THRESHOLD;
     const order = publishOrder(schemas);
@@ -260,19 +260,23 @@ async function run(
       *records(kind) {
         for (const file of files) {
           if (file.kind !== kind) continue;
-          const entry = later.has(file) ? readLate(file, ctx) : entered.get(file);
+          const isLate = later.has(file);
+          if (isLate) ahead.take(file);
+          const entry = isLate ? readLate(file, ctx) : entered.get(file);
           if (!entry) continue;
           yield entry;
-          if (later.has(file)) setAside(entry);
+          if (isLate) setAside(entry);
         }
         store.seal();
       },
-      done: () => deriveAndSettle(new Set([...order.late, ...order.after])),
+      done: () => {
+        ahead.close();
+        deriveAndSettle(new Set([...order.late, ...order.after]));
+      },
     };
     // With problems, the build goes on only to find the rest of them.
     timed('resolve', resolve(store, schemas, problems));
     timed('derive', deriveAndSettle(new Set([...order.early, ...order.late])));
-    await ahead;
     if (problems.count > 0) {
       // Nothing is published, but every record is read whole, for the problems found only then:
       // those of late records, and of references outside a record's facts.

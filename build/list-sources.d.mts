@@ -13,5 +13,15 @@ export interface Listing {
 }
 export function listSources(dataDir: string): Listing;
 export function listSourcesOnThread(dataDir: string): Promise<Listing>;
-/** The texts of files (absolute paths), read on a thread of its own: '' for one that cannot be read. */
-export function readTextsOnThread(files: string[]): Promise<string[]>;
+/** A file read ahead: its hash, and the record as JSON or, for the build to parse, the text. */
+export type ReadAhead = { hash: string; json: string; text?: undefined } | { hash: string; text: string; json?: undefined };
+/**
+ * Files read, and ordinary YAML records parsed, on a thread of its own; the results come in batches
+ * on `port`, as `[index, result][]` (no result for a file that cannot be read). The thread passes
+ * over the files before `reached[0]`.
+ */
+export function readAheadOnThread(
+  files: string[],
+  port: import('node:worker_threads').MessagePort,
+  reached: Int32Array,
+): import('node:worker_threads').Worker;

@@ -2,10 +2,12 @@
 // order of their paths (`type-x/…` before `type/…`). Plain JavaScript, so that it can run on a
 // thread of its own at once (`listSourcesOnThread`): a rebuild looks at every source, and meanwhile
 // the build's own thread reads what the last build left. The texts of sources parsed late are read
-// on a thread of their own the same way (`readTextsOnThread`).
+// on a thread of their own the same way, and the ordinary YAML records among them parsed there
+// (`readAheadOnThread`).
 import fs from 'node:fs';
 import path from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { ANCHOR, hashText, loadYaml, withoutMark } from './fast-yaml.mjs';
 
 export const SOURCE_EXTENSIONS = ['yaml', 'yml', 'json'];
 const SOURCE_NAME = new RegExp(`^[^.].*\\.(${SOURCE_EXTENSIONS.join('|')})$`);
@@ -66,20 +68,66 @@ export async function listSourcesOnThread(dataDir) {
   return { sources, others };
 }
 
-/** The texts of files (absolute paths), read on a thread of its own: '' for one that cannot be read. */
-export function readTextsOnThread(files) {
-  return onThread({ readTexts: files }, 'reading');
+/**
+ * Files (absolute paths) read on a thread of its own, in order, and each ordinary YAML record parsed
+ * there too: for each file its hash and either the record as JSON (`json`) or its text, for the
+ * build to parse itself (a document with anchors, one js-yaml refuses, a .json file); nothing for
+ * a file that cannot be read. The results come in batches on `port`, as `[index, result][]`. The
+ * build tells the thread how far it has got itself (`reached[0]`, the index of the next file it
+ * needs): the thread passes over the files before that.
+ */
+export function readAheadOnThread(files, port, reached) {
+  const worker = new Worker(new URL(import.meta.url), {
+    workerData: { readAhead: files, port, reached },
+    transferList: [port],
+    execArgv: [],
+  });
+  worker.unref(); // what it has not sent when the build ends is not needed
+  return worker;
 }
 
-if (!isMainThread && workerData?.readTexts !== undefined) {
-  const texts = workerData.readTexts.map((file) => {
-    try {
-      return fs.readFileSync(file, 'utf8');
-    } catch {
-      return '';
+/** A value JSON carries as it is: no number JSON cannot write (NaN, ±Infinity, -0). */
+function plain(value) {
+  if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0);
+  if (value === null || typeof value !== 'object') return true;
+  for (const key in value) if (!plain(value[key])) return false;
+  return true;
+}
+
+function readOne(file) {
+  let text;
+  try {
+    text = withoutMark(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+  const hash = hashText(text);
+  if (!/\.ya?ml$/.test(file) || text.trim() === '' || ANCHOR.test(text)) return { hash, text };
+  try {
+    const value = loadYaml(text);
+    if (plain(value)) return { hash, json: JSON.stringify(value) };
+  } catch {} // the build parses it again, and says what is wrong
+  return { hash, text };
+}
+
+if (!isMainThread && workerData?.readAhead !== undefined) {
+  const { readAhead: files, port, reached } = workerData;
+  let batch = [];
+  let bytes = 0;
+  for (let i = 0; i < files.length; i++) {
+    if (i < Atomics.load(reached, 0)) continue;
+    const result = readOne(files[i]);
+    batch.push([i, result]);
+    bytes += result?.json?.length ?? result?.text?.length ?? 0;
+    // Small batches, so that the build finds each record soon after it is read.
+    if (batch.length === 16 || bytes > 256 * 1024) {
+      port.postMessage(batch);
+      batch = [];
+      bytes = 0;
     }
-  });
-  parentPort.postMessage(texts);
+  }
+  port.postMessage(batch);
+  port.close();
 }
 
 if (!isMainThread && workerData?.listSources !== undefined) {

@@ -3,7 +3,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSources } from '../build/load.ts';
+import { MessageChannel } from 'node:worker_threads';
+import { hashText, loadYaml, withoutMark } from '../build/fast-yaml.mjs';
+import { readAheadOnThread, type ReadAhead } from '../build/list-sources.mjs';
+import { parseOne, READ_AHEAD_ON_THREAD, readAhead, readSources, type SourceFile } from '../build/load.ts';
 import { Problems } from '../build/problems.ts';
 import { tempDir } from './helpers.ts';
 
@@ -28,5 +31,125 @@ describe('the source listing', () => {
       here.map(({ rel, size, mtimeMs }) => ({ rel, size, mtimeMs })),
     );
     expect(onThread[0]!.size).toBe(6);
+  });
+});
+
+/** Writes `files` (name → text) into a fresh folder; returns their paths, in the order given. */
+async function writeAll(files: Record<string, string>): Promise<string[]> {
+  const dir = await tempDir();
+  return Object.entries(files).map(([name, text]) => {
+    fs.writeFileSync(path.join(dir, name), text);
+    return path.join(dir, name);
+  });
+}
+
+/** Everything the reading thread sends for `paths`, by index, once it has closed its port. */
+function readOnThread(paths: string[], reached = 0): Promise<Map<number, ReadAhead | undefined>> {
+  const { port1, port2 } = new MessageChannel();
+  const results = new Map<number, ReadAhead | undefined>();
+  port1.on('message', (batch: Array<[number, ReadAhead | undefined]>) => {
+    for (const [i, result] of batch) results.set(i, result);
+  });
+  const shared = new Int32Array(new SharedArrayBuffer(4));
+  shared[0] = reached;
+  readAheadOnThread(paths, port2, shared);
+  return new Promise((resolve) => port1.on('close', () => resolve(results)));
+}
+
+describe('the thread that reads late records ahead', () => {
+  const texts: Record<string, string> = {
+    'plain.yaml': 'id: 1\nname: plain\nlevels: [1, 2.5, -3]\nnote: null\nwhen: 2001-12-14\n',
+    'marked.yaml': '\uFEFFid: 2\r\nname: marked\r\n',
+    'proto.yaml': 'id: 3\n__proto__:\n  polluted: true\n',
+    'anchor.yaml': 'id: 4\nname: &n anchor\nalso: *n\n',
+    'infinite.yaml': 'id: 5\nscore: .inf\n',
+    'huge.yaml': 'id: 6\nscore: 1e999\n',
+    'negative-zero.yaml': 'id: 7\nscore: -0.0\n',
+    'broken.yaml': 'id: [1\n',
+    'twice.yaml': 'id: 1\nid: 2\n',
+    'empty.yaml': '',
+    'record.json': '{"id": 9}',
+  };
+
+  it('parses ordinary YAML records as the build would, and leaves the rest to the build', async () => {
+    const paths = await writeAll(texts);
+    const missing = path.join(path.dirname(paths[0]!), 'missing.yaml');
+    const results = await readOnThread([...paths, missing]);
+    const names = Object.keys(texts);
+    const got = (name: string) => results.get(names.indexOf(name));
+    for (const name of names) {
+      const text = withoutMark(texts[name]!);
+      expect(got(name)?.hash, name).toBe(hashText(text));
+    }
+    // Parsed there, as JSON that reads back to what js-yaml gives (an own "__proto__" included).
+    for (const name of ['plain.yaml', 'marked.yaml', 'proto.yaml']) {
+      const json = got(name)?.json;
+      expect(json, name).toBeDefined();
+      expect(JSON.stringify(JSON.parse(json!))).toBe(JSON.stringify(loadYaml(withoutMark(texts[name]!))));
+    }
+    expect(Object.keys(JSON.parse(got('proto.yaml')!.json!))).toEqual(['id', '__proto__']);
+    // Anchors, numbers JSON cannot carry, what js-yaml refuses, an empty file and JSON come back as text.
+    for (const name of [
+      'anchor.yaml',
+      'infinite.yaml',
+      'huge.yaml',
+      'negative-zero.yaml',
+      'broken.yaml',
+      'twice.yaml',
+      'empty.yaml',
+      'record.json',
+    ])
+      expect(got(name), name).toEqual({ hash: hashText(texts[name]!), text: texts[name] });
+    // A file that cannot be read is sent as nothing: the build reads it again, and reports it.
+    expect(results.has(names.length)).toBe(true);
+    expect(results.get(names.length)).toBeUndefined();
+  });
+
+  it('passes over the files the build has reached itself', async () => {
+    const paths = await writeAll(texts);
+    const results = await readOnThread(paths, 4);
+    expect([...results.keys()]).toEqual(paths.map((_, i) => i).filter((i) => i >= 4));
+  });
+
+  it('gives each file what the build would read itself, however far the thread has got', async () => {
+    // Enough files for a thread; each taken in order as soon as asked, so that some come from the
+    // thread and others are read here.
+    const many: Record<string, string> = {};
+    for (let i = 0; i < READ_AHEAD_ON_THREAD; i++)
+      many[`r${String(i).padStart(3, '0')}.yaml`] = `id: ${i + 1}\nname: r${i}\nlist: [${i}, ${i * 2}]\n`;
+    Object.assign(many, texts);
+    const paths = await writeAll(many);
+    const source = (abs: string): SourceFile => ({
+      rel: path.basename(abs),
+      abs,
+      kind: 'location-area',
+      stem: path.basename(abs).replace(/\.[^.]+$/, ''),
+      text: '',
+      hash: '',
+      size: 0,
+      mtimeMs: 0,
+      value: undefined,
+    });
+    for (const wait of [0, 500]) {
+      const files = paths.map(source);
+      const own = paths.map(source);
+      const ahead = readAhead(files);
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      const problems = new Problems();
+      const ownProblems = new Problems();
+      let fromThread = 0;
+      for (let i = 0; i < paths.length; i++) {
+        ahead.take(files[i]!);
+        if (files[i]!.json !== undefined) fromThread++;
+        parseOne(files[i]!, problems);
+        parseOne(own[i]!, ownProblems);
+        expect(JSON.stringify(files[i]!.value), paths[i]).toBe(JSON.stringify(own[i]!.value));
+        expect(files[i]!.hash, paths[i]).toBe(own[i]!.hash);
+      }
+      ahead.close();
+      expect(problems.list).toEqual(ownProblems.list);
+      expect(problems.list.length).toBeGreaterThan(0);
+      if (wait > 0) expect(fromThread).toBeGreaterThan(READ_AHEAD_ON_THREAD / 2);
+    }
   });
 });

@@ -1,9 +1,10 @@
 // Work done on other threads gives what the build's own thread would: source files checked on
-// worker threads (as for large worlds), and folders made ahead of their files by the writer thread,
-// which a failed build removes again.
+// worker threads (as for large worlds), late records read and parsed ahead on a thread, and folders
+// made ahead of their files by the writer thread, which a failed build removes again.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { READ_AHEAD_ON_THREAD } from '../build/load.ts';
 import { sortProblems } from '../build/problems.ts';
 import { buildProblems, buildWorld, fixtureWorld, overlayBad, snapshot } from './helpers.ts';
 
@@ -35,6 +36,45 @@ describe('worker threads', () => {
     expect(inline.length).toBeGreaterThan(0);
     expect(sortProblems(threaded)).toEqual(sortProblems(inline));
   });
+
+  // Enough records of a late kind (order.ts) that a thread reads and parses them ahead (load.ts).
+  const lateWorld = async () => {
+    const w = await fixtureWorld();
+    const dir = path.join(w.data, 'location-area');
+    const model = fs.readFileSync(path.join(dir, 'ember-peak-base.yaml'), 'utf8');
+    for (let i = 0; i < READ_AHEAD_ON_THREAD; i++) {
+      const name = `ember-peak-cave-${i + 1}`;
+      fs.writeFileSync(
+        path.join(dir, `${name}.yaml`),
+        model.replace(/^id: .*$/m, `id: ${1000 + i}`).replace(/^name: .*$/m, `name: ${name}`),
+      );
+    }
+    return w;
+  };
+
+  it('read late records ahead on a thread with the same output as without it', async () => {
+    const w = await lateWorld();
+    // Inline, the late records are read and parsed ahead on a thread; on threads, they are not.
+    const inline = await buildWorld({ dataDir: w.data, outDir: path.join(w.root, 'inline'), threads: false, plain: true });
+    const threaded = await buildWorld({ dataDir: w.data, outDir: path.join(w.root, 'threaded'), threads: true, plain: true });
+    expect(inline.records['location-area']).toBeGreaterThan(READ_AHEAD_ON_THREAD);
+    expect(await snapshot(path.join(w.root, 'inline'))).toEqual(await snapshot(path.join(w.root, 'threaded')));
+  });
+
+  it.each(['late-invalid-yaml', 'late-duplicate-id', 'late-missing-reference', 'late-level-range'])(
+    'report the same problems with late records read ahead for %s',
+    async (bad) => {
+      const w = await lateWorld();
+      // A late record that js-yaml refuses: the build parses it again itself, for the place.
+      if (bad === 'late-invalid-yaml')
+        fs.writeFileSync(path.join(w.data, 'location-area', 'ember-peak-cave-7.yaml'), 'id: 1006\nname: [ember\n');
+      else overlayBad(w, bad);
+      const inline = await buildProblems({ dataDir: w.data, outDir: w.out, threads: false });
+      const threaded = await buildProblems({ dataDir: w.data, outDir: w.out, threads: true });
+      expect(inline.length).toBeGreaterThan(0);
+      expect(sortProblems(inline)).toEqual(sortProblems(threaded));
+    },
+  );
 
   it('leave no folder behind when a build fails after its folders were made', async () => {
     // A missing reference is found after every record has been read, and its folders made.
