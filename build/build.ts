@@ -13,6 +13,15 @@ import type { LateKinds } from './emit.ts';
 import { loadSchemas, type SchemaSet } from './schemas.ts';
 import { compileValidators, nameDirs, validate, type Validators } from './validate.ts';
 import { Writer } from './writer.ts';
+import v8 from 'node:v8';
+
+// V8 optimises the build's hot code on threads of its own, beside the writer's: at scale 1 that
+// compiling came to about half a second of CPU, a third as much as the build's own thread spends.
+// With less inlined into each optimised function, those compiles are smaller and fewer come back
+// after a deoptimisation: measured at scale 1, 0.17 s less CPU and 9% less time (8 builds each on a
+// RAM disk), and at scale 10 0.5 s less CPU and no slower. Set as the build's code is loaded,
+// before any of its hot code is optimised. (V8's default is 920.)
+v8.setFlagsFromString('--max-inlined-bytecode-size-cumulative=150');
 
 /**
  * The stages that only a build with something to do needs, loaded once it is known there is: a
