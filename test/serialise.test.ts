@@ -1,0 +1,74 @@
+// A record serialises to the same bytes whatever order its keys come in: every object's keys in
+// code-unit order, at every depth (emit.ts).
+import { describe, expect, it } from 'vitest';
+import { serialise } from '../build/emit.ts';
+
+/** The definition, written plainly: keys sorted with Array#sort, undefined left out. */
+function reference(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : reference(v))).join(',')}]`;
+  const obj = value as Record<string, unknown>;
+  const keys = Object.keys(obj)
+    .sort()
+    .filter((k) => obj[k] !== undefined);
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${reference(obj[k])}`).join(',')}}`;
+}
+
+/** A small seeded generator (mulberry32), so a failure is found again. */
+function random(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const KEYS = [
+  'name',
+  'names',
+  'url',
+  'id',
+  'a',
+  'ab',
+  'a_b',
+  'a-b',
+  'B',
+  'b',
+  '',
+  'é',
+  'zz',
+  'min_level',
+  'max_level',
+  'chance',
+  'method',
+  'url2',
+];
+
+function value(next: () => number, depth: number): unknown {
+  const pick = next();
+  if (depth > 3 || pick < 0.3) {
+    const leaves = ['text', 'quote " and \\ and \n', 12, -3.5, true, null, undefined, 'é☃'];
+    return leaves[Math.floor(next() * leaves.length)];
+  }
+  if (pick < 0.5) return Array.from({ length: Math.floor(next() * 4) }, () => value(next, depth + 1));
+  const obj: Record<string, unknown> = {};
+  // Keys in a random order: some objects come sorted, most do not.
+  const keys = KEYS.filter(() => next() < 0.4).sort(() => next() - 0.5);
+  for (const key of keys) obj[key] = value(next, depth + 1);
+  return obj;
+}
+
+describe('serialising', () => {
+  it('writes every object with its keys in order, however they came', () => {
+    const next = random(7);
+    let unsorted = 0;
+    for (let i = 0; i < 1000; i++) {
+      const v = value(next, 0);
+      if (v && typeof v === 'object' && !Array.isArray(v) && JSON.stringify(v) !== reference(v)) unsorted++;
+      expect(serialise(v)).toBe(reference(v));
+    }
+    // The generator does give objects out of order.
+    expect(unsorted).toBeGreaterThan(50);
+  });
+});
