@@ -1,7 +1,7 @@
-// The fast way to read a source's text: js-yaml for an ordinary record, JSON.parse for a .json
-// file. Plain JavaScript, shared by the build (load.ts) and the thread that reads the late kinds'
-// records ahead (list-sources.mjs), so that both read a record the same way. A document with
-// anchors goes to the careful parser (load.ts), and so does one that js-yaml refuses.
+// The fast way to read a YAML source: js-yaml, for an ordinary record. Plain JavaScript, shared by
+// the build (load.ts) and the thread that reads the late kinds' records ahead (list-sources.mjs),
+// so that both read a record the same way. A document with anchors goes to the careful parser
+// (load.ts), and so does one that js-yaml refuses.
 import { hash } from 'node:crypto';
 import jsyaml from 'js-yaml';
 
