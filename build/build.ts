@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { baseUrlFromEnv, checkBaseUrl } from './config.ts';
-import { hashText, readAhead, readSources, stampOf, type SourceFile, type SourceStamp } from './load.ts';
+import { hashText, readAhead, readSources, stampOf, type Ahead, type SourceFile, type SourceStamp } from './load.ts';
 import { formatMemory, parseMemory, type Remembered } from './memory.ts';
 import { openTree, readLive, readLiveHeader, readMemory, type Inputs, type Live, type Tree } from './output.ts';
 import { apiPaths, defaultDataDir, defaultOutDir, projectRoot } from './paths.ts';
@@ -189,6 +189,9 @@ async function run(
     };
   }
   const memory = await recall();
+  // The late records read ahead on a thread (`compute`), stopped once they are all read or the
+  // build ends.
+  let ahead: Ahead | undefined;
   try {
     // A build that reads every file opens its tree now, before the later stages load: the folders of
     // records by name are known from the files alone, and the writer starts on them at once.
@@ -200,6 +203,8 @@ async function run(
   } catch (err) {
     await tree?.abort();
     throw err;
+  } finally {
+    ahead?.close();
   }
 
   async function compute(): Promise<BuildResult> {
@@ -225,12 +230,12 @@ async function run(
     const order = publishOrder(schemas);
     const lateKinds = new Set(order.late);
     const later = new Set(threads ? [] : unread.filter((f) => lateKinds.has(f.kind)));
-    const ahead = readAhead(later);
-    // The tree to write is opened before any record is read (above, when every file is read). The
-    // folders of records by name are known from the files, and made at once; each record read is
-    // given its folder by id as soon as it reads well, while the rest are read, for as long as no
-    // problem is found (they are removed again if one is). A remembered record's folders are the
-    // live tree's; its files bring them if need be.
+    ahead = readAhead(later);
+    // A build that reads every file opened its tree above; a rebuild opens it here, once it knows
+    // which files it reads again. The folders of records by name are known from the files, and made
+    // at once; each record read is given its folder by id as soon as it reads well, while the rest
+    // are read, for as long as no problem is found (they are removed again if one is). A remembered
+    // record's folders are the live tree's; its files bring them if need be.
     if (memory && !options.check && problems.count === 0) {
       tree = await openTree(outDir, seen, writer);
       tree.prepare(nameDirs(unread, schemas));
@@ -270,7 +275,7 @@ async function run(
         for (const file of files) {
           if (file.kind !== kind) continue;
           const isLate = later.has(file);
-          if (isLate) ahead.take(file);
+          if (isLate) ahead!.take(file);
           const entry = isLate ? readLate(file, ctx) : entered.get(file);
           if (!entry) continue;
           yield entry;
@@ -279,7 +284,7 @@ async function run(
         store.seal();
       },
       done: () => {
-        ahead.close();
+        ahead!.close();
         deriveAndSettle(new Set([...order.late, ...order.after]));
       },
     };

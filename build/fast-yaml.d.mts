@@ -2,3 +2,5 @@ export const ANCHOR: RegExp;
 export function withoutMark(text: string): string;
 export function hashText(text: string): string;
 export function loadYaml(text: string, filename?: string): unknown;
+export const MAX_DEPTH: number;
+export function depth(value: unknown, limit: number, at?: number): number;

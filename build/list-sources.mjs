@@ -1,13 +1,13 @@
 // Lists the source files: `<kind>/<file>` for each, with its size and modification time, in the
 // order of their paths (`type-x/…` before `type/…`). Plain JavaScript, so that it can run on a
 // thread of its own at once (`listSourcesOnThread`): a rebuild looks at every source, and meanwhile
-// the build's own thread reads what the last build left. The texts of sources parsed late are read
-// on a thread of their own the same way, and the ordinary YAML records among them parsed there
-// (`readAheadOnThread`).
+// the build's own thread reads what the last build left. The sources parsed late are read on a
+// thread of their own too, which parses the ordinary YAML records among them and sends each back
+// as it goes (`readAheadOnThread`).
 import fs from 'node:fs';
 import path from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { ANCHOR, hashText, loadYaml, withoutMark } from './fast-yaml.mjs';
+import { ANCHOR, depth, hashText, loadYaml, MAX_DEPTH, withoutMark } from './fast-yaml.mjs';
 
 export const SOURCE_EXTENSIONS = ['yaml', 'yml', 'json'];
 const SOURCE_NAME = new RegExp(`^[^.].*\\.(${SOURCE_EXTENSIONS.join('|')})$`);
@@ -83,6 +83,8 @@ export function readAheadOnThread(files, port, reached) {
     execArgv: [],
   });
   worker.unref(); // what it has not sent when the build ends is not needed
+  // A thread that fails sends no more: the build reads the rest itself.
+  worker.on('error', () => {});
   return worker;
 }
 
@@ -104,8 +106,10 @@ function readOne(file) {
   const hash = hashText(text);
   if (!/\.ya?ml$/.test(file) || text.trim() === '' || ANCHOR.test(text)) return { hash, text };
   try {
+    // A document nested too deep is left to the build too: what it says of one depends on how far
+    // its own thread's stack lets js-yaml go, and this thread's is larger.
     const value = loadYaml(text);
-    if (plain(value)) return { hash, json: JSON.stringify(value) };
+    if (plain(value) && depth(value, MAX_DEPTH) <= MAX_DEPTH) return { hash, json: JSON.stringify(value) };
   } catch {} // the build parses it again, and says what is wrong
   return { hash, text };
 }

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type jsyaml from 'js-yaml';
-import { ANCHOR, hashText, loadYaml, withoutMark } from './fast-yaml.mjs';
+import { ANCHOR, depth, hashText, loadYaml, MAX_DEPTH, withoutMark } from './fast-yaml.mjs';
 import { listSources, listSourcesOnThread, readAheadOnThread, SOURCE_EXTENSIONS, type ReadAhead } from './list-sources.mjs';
 import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
 import { UsageError } from './config.ts';
@@ -132,7 +132,10 @@ export const READ_AHEAD_ON_THREAD = 300;
 
 /** Files parsed later, read meanwhile (`readAhead`). */
 export interface Ahead {
-  /** What has been read of `file` so far is given to it (the build then reads the rest itself). */
+  /**
+   * Gives every file what has been read of it so far, and tells the thread that the build has come
+   * to `file` (it passes over the files before; the build reads any of those not yet given itself).
+   */
   take(file: SourceFile): void;
   /** Stops reading: what is left is not needed. */
   close(): void;
@@ -188,25 +191,6 @@ function readText(abs: string): string {
 }
 
 export const stampOf = (file: SourceFile): SourceStamp => [file.size, file.mtimeMs, file.hash];
-
-/** Records nest a handful of levels; a document nested deeper than this is refused. */
-export const MAX_DEPTH = 32;
-
-/**
- * How deep a parsed value nests, stopping past `limit`: the recursion itself goes no deeper than
- * `limit` + 1, whatever the document.
- */
-function depth(value: unknown, limit: number, at = 1): number {
-  if (value === null || typeof value !== 'object') return 0;
-  let deepest = at;
-  if (at > limit) return deepest;
-  for (const key in value) {
-    const d = depth((value as Record<string, unknown>)[key], limit, at + 1);
-    if (d > deepest) deepest = d;
-    if (deepest > limit) break;
-  }
-  return deepest;
-}
 
 /**
  * Parses every file read; a file that cannot be parsed keeps `value` undefined. The text is let go
@@ -334,4 +318,4 @@ function jsonErrorOffset(text: string): number {
   return Math.min(lo, Math.max(0, text.length - 1));
 }
 
-export { hashText } from './fast-yaml.mjs';
+export { hashText, MAX_DEPTH } from './fast-yaml.mjs';

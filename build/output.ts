@@ -181,7 +181,9 @@ function beforeLive(live: Manifest, files: Map<string, string>): Holding {
 
 /**
  * `known` is what the caller read of the live tree before taking the lock; its manifest is reused
- * when the link still points at the same tree (another build may have swapped it since).
+ * when the link still points at the same tree (another build may have swapped it since). `started`
+ * is a writer started ahead of time, which the tree takes and closes; should opening the tree fail,
+ * the caller closes it.
  */
 export async function openTree(outDir: string, known?: Live, started?: Writer): Promise<Tree> {
   const where = layout(outDir);

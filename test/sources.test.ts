@@ -68,6 +68,7 @@ describe('the thread that reads late records ahead', () => {
     'broken.yaml': 'id: [1\n',
     'twice.yaml': 'id: 1\nid: 2\n',
     'empty.yaml': '',
+    'deep.yaml': `id: 8\nv: ${'['.repeat(40)}${']'.repeat(40)}\n`,
     'record.json': '{"id": 9}',
   };
 
@@ -88,7 +89,8 @@ describe('the thread that reads late records ahead', () => {
       expect(JSON.stringify(JSON.parse(json!))).toBe(JSON.stringify(loadYaml(withoutMark(texts[name]!))));
     }
     expect(Object.keys(JSON.parse(got('proto.yaml')!.json!))).toEqual(['id', '__proto__']);
-    // Anchors, numbers JSON cannot carry, what js-yaml refuses, an empty file and JSON come back as text.
+    // Anchors, numbers JSON cannot carry, what js-yaml refuses, an empty file, a document nested past
+    // what the build takes, and JSON come back as text.
     for (const name of [
       'anchor.yaml',
       'infinite.yaml',
@@ -97,12 +99,19 @@ describe('the thread that reads late records ahead', () => {
       'broken.yaml',
       'twice.yaml',
       'empty.yaml',
+      'deep.yaml',
       'record.json',
     ])
       expect(got(name), name).toEqual({ hash: hashText(texts[name]!), text: texts[name] });
     // A file that cannot be read is sent as nothing: the build reads it again, and reports it.
     expect(results.has(names.length)).toBe(true);
     expect(results.get(names.length)).toBeUndefined();
+  });
+
+  it('fails without taking the build with it: the build reads what it did not send', async () => {
+    // Given no list at all, the thread throws as it starts, sends nothing and closes its port.
+    const results = await readOnThread(null as unknown as string[]);
+    expect(results.size).toBe(0);
   });
 
   it('passes over the files the build has reached itself', async () => {
