@@ -3,4 +3,3 @@ export function withoutMark(text: string): string;
 export function hashText(text: string): string;
 export function loadYaml(text: string, filename?: string): unknown;
 export const MAX_DEPTH: number;
-export function depth(value: unknown, limit: number, at?: number): number;

@@ -19,19 +19,3 @@ export const loadYaml = (text, filename) => jsyaml.load(text, { schema: jsyaml.C
 
 /** Records nest a handful of levels; a document nested deeper than this is refused (load.ts). */
 export const MAX_DEPTH = 32;
-
-/**
- * How deep a parsed value nests, stopping past `limit`: the recursion itself goes no deeper than
- * `limit` + 1, whatever the document.
- */
-export function depth(value, limit, at = 1) {
-  if (value === null || typeof value !== 'object') return 0;
-  let deepest = at;
-  if (at > limit) return deepest;
-  for (const key in value) {
-    const d = depth(value[key], limit, at + 1);
-    if (d > deepest) deepest = d;
-    if (deepest > limit) break;
-  }
-  return deepest;
-}

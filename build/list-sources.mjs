@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { ANCHOR, depth, hashText, loadYaml, MAX_DEPTH, withoutMark } from './fast-yaml.mjs';
+import { ANCHOR, hashText, loadYaml, MAX_DEPTH, withoutMark } from './fast-yaml.mjs';
 
 export const SOURCE_EXTENSIONS = ['yaml', 'yml', 'json'];
 const SOURCE_NAME = new RegExp(`^[^.].*\\.(${SOURCE_EXTENSIONS.join('|')})$`);
@@ -88,11 +88,15 @@ export function readAheadOnThread(files, port, reached) {
   return worker;
 }
 
-/** A value JSON carries as it is: no number JSON cannot write (NaN, ±Infinity, -0). */
-function plain(value) {
+/**
+ * A value JSON carries as it is (no number JSON cannot write: NaN, ±Infinity, -0), nested no deeper
+ * than the build takes (MAX_DEPTH): one walk for both.
+ */
+function plain(value, at = 1) {
   if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0);
   if (value === null || typeof value !== 'object') return true;
-  for (const key in value) if (!plain(value[key])) return false;
+  if (at > MAX_DEPTH) return false;
+  for (const key in value) if (!plain(value[key], at + 1)) return false;
   return true;
 }
 
@@ -109,7 +113,7 @@ function readOne(file) {
     // A document nested too deep is left to the build too: what it says of one depends on how far
     // its own thread's stack lets js-yaml go, and this thread's is larger.
     const value = loadYaml(text);
-    if (plain(value) && depth(value, MAX_DEPTH) <= MAX_DEPTH) return { hash, json: JSON.stringify(value) };
+    if (plain(value)) return { hash, json: JSON.stringify(value) };
   } catch {} // the build parses it again, and says what is wrong
   return { hash, text };
 }

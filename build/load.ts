@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type jsyaml from 'js-yaml';
-import { ANCHOR, depth, hashText, loadYaml, MAX_DEPTH, withoutMark } from './fast-yaml.mjs';
+import { ANCHOR, hashText, loadYaml, MAX_DEPTH, withoutMark } from './fast-yaml.mjs';
 import { listSources, listSourcesOnThread, readAheadOnThread, SOURCE_EXTENSIONS, type ReadAhead } from './list-sources.mjs';
 import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
 import { UsageError } from './config.ts';
@@ -191,6 +191,22 @@ function readText(abs: string): string {
 }
 
 export const stampOf = (file: SourceFile): SourceStamp => [file.size, file.mtimeMs, file.hash];
+
+/**
+ * How deep a parsed value nests, stopping past `limit`: the recursion itself goes no deeper than
+ * `limit` + 1, whatever the document.
+ */
+function depth(value: unknown, limit: number, at = 1): number {
+  if (value === null || typeof value !== 'object') return 0;
+  let deepest = at;
+  if (at > limit) return deepest;
+  for (const key in value) {
+    const d = depth((value as Record<string, unknown>)[key], limit, at + 1);
+    if (d > deepest) deepest = d;
+    if (deepest > limit) break;
+  }
+  return deepest;
+}
 
 /**
  * Parses every file read; a file that cannot be parsed keeps `value` undefined. The text is let go

@@ -100,7 +100,7 @@ function compile(schemas: SchemaSet): string {
   const { _ } = require('ajv') as typeof import('ajv');
   const standaloneCode = (require('ajv/dist/standalone/index.js') as typeof import('ajv/dist/standalone/index.js')).default;
   const addFormats = require('ajv-formats') as (ajv: Ajv2020) => void;
-  const ajv = new Ajv2020({ ...OPTIONS, code: { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } });
+  const ajv = new Ajv2020({ ...OPTIONS, code: { source: true, formats: _`require(${FORMATS}).fullFormats` } });
   addFormats(ajv);
   for (const keyword of KEYWORDS) ajv.addKeyword({ keyword });
   const names: Record<string, string> = {};
