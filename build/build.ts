@@ -3,7 +3,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { baseUrlFromEnv, checkBaseUrl } from './config.ts';
-import { hashText, readAhead, readSources, stampOf, type Ahead, type SourceFile, type SourceStamp } from './load.ts';
+import {
+  hashText,
+  READ_AHEAD_ON_THREAD,
+  readAhead,
+  readSources,
+  stampOf,
+  startReading,
+  THREAD_THRESHOLD,
+  type Ahead,
+  type Reading,
+  type SourceFile,
+  type SourceStamp,
+} from './load.ts';
 import { formatMemory, parseMemory, type Remembered } from './memory.ts';
 import { openTree, readLive, readLiveHeader, readMemory, type Inputs, type Live, type Tree } from './output.ts';
 import { apiPaths, defaultDataDir, defaultOutDir, projectRoot } from './paths.ts';
@@ -170,7 +182,22 @@ async function run(
   const onThread = Object.values(records ?? {}).reduce((n, count) => n + count, 0) >= LIST_ON_THREAD;
   if (onThread) recall();
   const known = reading?.then((l) => l.manifest?.sources);
-  const files = timed('read', await readSources(dataDir, problems, known, onThread));
+  // With no tree built before, every source is read. Those of late kinds (order.ts) are read and
+  // parsed on a thread of their own, started as soon as they are listed: while this thread looks at
+  // the sources and loads the later stages, that one has a core to itself.
+  let early: Reading | undefined;
+  const onNames =
+    records === undefined && !onThread
+      ? await import('./order.ts').then(({ publishOrder }) => {
+          const late = new Set(publishOrder(schemaSet().schemas).late);
+          return (abs: string[]) => {
+            if (options.threads ?? abs.length >= THREAD_THRESHOLD) return; // read on threads (check-threads.ts)
+            const later = abs.filter((file) => late.has(path.basename(path.dirname(file))));
+            if (later.length >= READ_AHEAD_ON_THREAD) early = startReading(later);
+          };
+        })
+      : undefined;
+  const files = timed('read', await readSources(dataDir, problems, known, onThread, onNames));
   const seen: Live | undefined = await reading;
   const live = seen?.manifest;
   const none = { files: 0, bytes: 0, written: 0, linked: 0, removed: 0, parsed: 0 };
@@ -205,13 +232,14 @@ async function run(
     throw err;
   } finally {
     ahead?.close();
+    early?.close();
   }
 
   async function compute(): Promise<BuildResult> {
     const set = schemaSet();
     const { schemas } = set;
     const [
-      { THREAD_THRESHOLD, validateInThreads },
+      { validateInThreads },
       { affectedKinds, derive },
       { outputFiles },
       { explorerFiles },
@@ -230,7 +258,7 @@ async function run(
     const order = publishOrder(schemas);
     const lateKinds = new Set(order.late);
     const later = new Set(threads ? [] : unread.filter((f) => lateKinds.has(f.kind)));
-    ahead = readAhead(later);
+    ahead = readAhead(later, early);
     // A build that reads every file opened its tree above; a rebuild opens it here, once it knows
     // which files it reads again. The folders of records by name are known from the files, and made
     // at once; each record read is given its folder by id as soon as it reads well, while the rest

@@ -11,12 +11,6 @@ import { loadSchemas, type SchemaSet } from './schemas.ts';
 import { Store, type Entry } from './store.ts';
 import { checkFile, compileValidators, index, remembered, validEntry, type Checked, type Validators } from './validate.ts';
 
-/**
- * Fewer files than this to parse are checked on the build's own thread: starting threads (each loads
- * the TypeScript sources and compiles its validators) costs more than they save. Measured against
- * the floor: 9,084 files are quicker inline, 26,704 on threads, 17,894 about even.
- */
-export const THREAD_THRESHOLD = 20_000;
 const CHUNK = 256;
 
 /** A file as sent to a thread. */

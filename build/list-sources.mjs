@@ -13,12 +13,13 @@ export const SOURCE_EXTENSIONS = ['yaml', 'yml', 'json'];
 const SOURCE_NAME = new RegExp(`^[^.].*\\.(${SOURCE_EXTENSIONS.join('|')})$`);
 
 /**
- * Listed and looked at synchronously: several times faster than a glob. `others` are the entries
- * that are not read although an author may have meant them to be: in a kind's folder, anything but
- * a source file; in the data folder itself, a source file. Hidden entries (`.…`) are passed over.
+ * The names of the source files (`<kind>/<file>`, in path order), and `others`: the entries that
+ * are not read although an author may have meant them to be. In a kind's folder, anything but a
+ * source file's name; in the data folder itself, a source file. Hidden entries (`.…`) are passed
+ * over. One folder read per kind, and no file looked at.
  */
-export function listSources(dataDir) {
-  const sources = [];
+export function listNames(dataDir) {
+  const names = [];
   const others = [];
   // The caller makes sure the data folder is there.
   const kinds = fs.readdirSync(dataDir, { withFileTypes: true });
@@ -30,23 +31,34 @@ export function listSources(dataDir) {
       if (SOURCE_NAME.test(kind.name)) others.push(kind.name);
       continue;
     }
-    const dir = path.join(dataDir, kind.name, '/');
-    let names;
+    let files;
     try {
-      names = fs.readdirSync(dir).sort();
+      files = fs.readdirSync(path.join(dataDir, kind.name)).sort();
     } catch {
       continue; // a link to something that is not a folder
     }
-    for (const name of names) {
-      if (!SOURCE_NAME.test(name)) {
-        if (!name.startsWith('.')) others.push(`${kind.name}/${name}`);
-        continue;
-      }
-      // Joined by hand: path.join costs a sixth of the time of the stat itself.
-      const stats = fs.statSync(dir + name, { throwIfNoEntry: false });
-      if (stats?.isFile()) sources.push({ path: `${kind.name}/${name}`, size: stats.size, mtimeMs: stats.mtimeMs });
-      else if (stats) others.push(`${kind.name}/${name}`);
+    for (const name of files) {
+      if (SOURCE_NAME.test(name)) names.push(`${kind.name}/${name}`);
+      else if (!name.startsWith('.')) others.push(`${kind.name}/${name}`);
     }
+  }
+  return { names, others };
+}
+
+/**
+ * Listed and looked at synchronously: several times faster than a glob. The names (`listNames`) are
+ * given to `onNames` before each is looked at; one that is not a file is among `others`.
+ */
+export function listSources(dataDir, onNames) {
+  const { names, others } = listNames(dataDir);
+  onNames?.(names);
+  const sources = [];
+  // Joined by hand: path.join costs a sixth of the time of the stat itself.
+  const root = path.join(dataDir, '/');
+  for (const name of names) {
+    const stats = fs.statSync(root + name, { throwIfNoEntry: false });
+    if (stats?.isFile()) sources.push({ path: name, size: stats.size, mtimeMs: stats.mtimeMs });
+    else if (stats) others.push(name);
   }
   return { sources, others };
 }
@@ -72,13 +84,13 @@ export async function listSourcesOnThread(dataDir) {
  * Files (absolute paths) read on a thread of its own, in order, and each ordinary YAML record parsed
  * there too: for each file its hash and either the record as JSON (`json`) or its text, for the
  * build to parse itself (a document with anchors, one js-yaml refuses, a .json file); nothing for
- * a file that cannot be read. The results come in batches on `port`, as `[index, result][]`. The
- * build tells the thread how far it has got itself (`reached[0]`, the index of the next file it
- * needs): the thread passes over the files before that.
+ * a file that cannot be read, or is over `maxBytes`. The results come in batches on `port`, as
+ * `[index, result][]`. The build tells the thread how far it has got itself (`reached[0]`, the
+ * index of the next file it needs): the thread passes over the files before that.
  */
-export function readAheadOnThread(files, port, reached) {
+export function readAheadOnThread(files, port, reached, maxBytes) {
   const worker = new Worker(new URL(import.meta.url), {
-    workerData: { readAhead: files, port, reached },
+    workerData: { readAhead: files, port, reached, maxBytes },
     transferList: [port],
     execArgv: [],
   });
@@ -100,9 +112,11 @@ function plain(value, at = 1) {
   return true;
 }
 
-function readOne(file) {
+function readOne(file, maxBytes) {
   let text;
   try {
+    // Listed by name alone (`listNames`): a file too large to take is left for the build to report.
+    if (fs.statSync(file).size > maxBytes) return undefined;
     text = withoutMark(fs.readFileSync(file, 'utf8'));
   } catch {
     return undefined;
@@ -119,12 +133,12 @@ function readOne(file) {
 }
 
 if (!isMainThread && workerData?.readAhead !== undefined) {
-  const { readAhead: files, port, reached } = workerData;
+  const { readAhead: files, port, reached, maxBytes } = workerData;
   let batch = [];
   let bytes = 0;
   for (let i = 0; i < files.length; i++) {
     if (i < Atomics.load(reached, 0)) continue;
-    const result = readOne(files[i]);
+    const result = readOne(files[i], maxBytes);
     batch.push([i, result]);
     bytes += result?.json?.length ?? result?.text?.length ?? 0;
     // Small batches, so that the build finds each record soon after it is read.

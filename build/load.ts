@@ -5,7 +5,7 @@ import path from 'node:path';
 import type jsyaml from 'js-yaml';
 import { ANCHOR, hashText, loadYaml, MAX_DEPTH, withoutMark } from './fast-yaml.mjs';
 import { listSources, listSourcesOnThread, readAheadOnThread, SOURCE_EXTENSIONS, type ReadAhead } from './list-sources.mjs';
-import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { UsageError } from './config.ts';
 import { positionAt } from './locate.ts';
 import { yaml } from './yaml.ts';
@@ -46,20 +46,26 @@ export type SourceStamp = [size: number, mtimeMs: number, hash: string];
  * Every source file with its hash. A file whose size and modification time match `known` keeps
  * its remembered hash and is not read now; the others are read (and their text kept for parsing).
  * With nothing known, no file is read now: each is read, and hashed, as it is parsed. With
- * `onThread`, the files are listed on a thread of their own while `known` is still to come.
+ * `onThread`, the files are listed on a thread of their own while `known` is still to come;
+ * otherwise `onNames` is given their absolute paths as soon as they are listed, before each is
+ * looked at.
  */
 export async function readSources(
   dataDir: string,
   problems: Problems,
   known: ReadonlyMap<string, SourceStamp> | Promise<ReadonlyMap<string, SourceStamp> | undefined> = new Map(),
   onThread = false,
+  onNames?: (abs: string[]) => void,
 ): Promise<SourceFile[]> {
   // A mistyped folder is not an empty world: building it would replace every record with none.
   if (!fs.statSync(dataDir, { throwIfNoEntry: false })?.isDirectory())
     throw new UsageError(`the data folder ${dataDir} does not exist (or is not a folder)`);
   // Paths are given relative to the data folder's parent (`data/type/fire.yaml`).
   const prefix = relativeTo(path.dirname(dataDir), dataDir);
-  const listing = onThread ? listSourcesOnThread(dataDir) : listSources(dataDir);
+  const root = path.join(dataDir, '/');
+  const listing = onThread
+    ? listSourcesOnThread(dataDir)
+    : listSources(dataDir, onNames && ((names) => onNames(names.map((name) => root + name))));
   known = (await known) ?? new Map();
   const { sources: found, others } = await listing;
   for (const name of others) problems.add(notRead(name, prefix));
@@ -74,7 +80,6 @@ export async function readSources(
   // With nothing remembered every file is parsed, and is read only when it is checked (validate.ts).
   const lazy = known.size === 0;
   // Plain synchronous reads: for many small files they beat the promise API several times over.
-  const root = path.join(dataDir, '/');
   for (const { path: name, size, mtimeMs } of found) {
     // `<kind>/<stem>.<extension>`, as listed.
     const abs = root + name;
@@ -125,6 +130,14 @@ function notRead(name: string, prefix: string): Problem {
 }
 
 /**
+ * From this many files to parse, they are checked on threads (check-threads.ts); fewer are checked
+ * on the build's own thread: starting threads (each loads the TypeScript sources and compiles its
+ * validators) costs more than they save. Measured against the floor: 9,084 files are quicker
+ * inline, 26,704 on threads, 17,894 about even.
+ */
+export const THREAD_THRESHOLD = 20_000;
+
+/**
  * From how many files to read ahead they are read on a thread of its own: starting one costs about
  * as much as reading a few hundred files here.
  */
@@ -141,31 +154,61 @@ export interface Ahead {
   close(): void;
 }
 
+/** A thread reading files ahead (`startReading`), before the build knows which of them it takes. */
+export interface Reading {
+  /** The files it reads, in order (absolute paths). */
+  files: string[];
+  port: MessagePort;
+  /** How far the build has got: the thread passes over the files before `reached[0]`. */
+  reached: Int32Array;
+  close(): void;
+}
+
+/** Starts a thread that reads `files` (absolute paths) ahead, in order (`readAhead`). */
+export function startReading(files: string[]): Reading {
+  const reached = new Int32Array(new SharedArrayBuffer(4));
+  const { port1, port2 } = new MessageChannel();
+  const worker = readAheadOnThread(files, port2, reached, MAX_FILE_BYTES);
+  return {
+    files,
+    port: port1,
+    reached,
+    close() {
+      port1.close();
+      void worker.terminate();
+    },
+  };
+}
+
 /**
  * Reads the files that are parsed later, in their order, while the build's own thread parses
  * others: on a thread of its own, which parses the ordinary YAML records among them too (the build
  * then reads each from JSON, several times quicker). The build takes each file's result as it comes
  * to the file, and reads and parses one that has not come yet itself; nothing waits. For few files
  * the texts are read here and now. A file that cannot be read now is read again when it is parsed,
- * and its problem is reported then.
+ * and its problem is reported then. `started`: a thread started before these files were known
+ * (`startReading`), taken over: of the files it reads, only these are given their results.
  */
-export function readAhead(files: Iterable<SourceFile>): Ahead {
+export function readAhead(files: Iterable<SourceFile>, started?: Reading): Ahead {
   const queue = [...files].filter((f) => f.text === '' && !f.parsed && !f.hash.startsWith('oversized:'));
-  if (queue.length < READ_AHEAD_ON_THREAD) {
+  if (!started && queue.length < READ_AHEAD_ON_THREAD) {
     for (const file of queue) sourceText(file);
     return { take: () => {}, close: () => {} };
   }
-  const position = new Map(queue.map((file, i) => [file, i]));
-  const reached = new Int32Array(new SharedArrayBuffer(4));
-  const { port1, port2 } = new MessageChannel();
-  const worker = readAheadOnThread(
-    queue.map((f) => f.abs),
-    port2,
-    reached,
-  );
+  const reading = started ?? startReading(queue.map((f) => f.abs));
+  // Each file's place in the thread's order, and the file at each place.
+  const at = new Map(reading.files.map((abs, i) => [abs, i]));
+  const fileAt: Array<SourceFile | undefined> = [];
+  const position = new Map<SourceFile, number>();
+  for (const file of queue) {
+    const i = at.get(file.abs);
+    if (i === undefined) continue; // not among the thread's: read when it is parsed
+    fileAt[i] = file;
+    position.set(file, i);
+  }
   const give = (i: number, ahead: ReadAhead | undefined) => {
-    const file = queue[i]!;
-    if (!ahead || file.text !== '' || file.parsed) return;
+    const file = fileAt[i];
+    if (!file || !ahead || file.text !== '' || file.parsed) return;
     file.hash = ahead.hash;
     if (ahead.json !== undefined) file.json = ahead.json;
     else file.text = ahead.text;
@@ -174,15 +217,12 @@ export function readAhead(files: Iterable<SourceFile>): Ahead {
     take(file) {
       const i = position.get(file);
       if (i === undefined) return;
-      Atomics.store(reached, 0, i + 1);
-      for (let m = receiveMessageOnPort(port1); m; m = receiveMessageOnPort(port1)) {
+      Atomics.store(reading.reached, 0, i + 1);
+      for (let m = receiveMessageOnPort(reading.port); m; m = receiveMessageOnPort(reading.port)) {
         for (const [at, ahead] of m.message as Array<[number, ReadAhead | undefined]>) give(at, ahead);
       }
     },
-    close() {
-      port1.close();
-      void worker.terminate();
-    },
+    close: () => reading.close(),
   };
 }
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { MessageChannel } from 'node:worker_threads';
 import { hashText, loadYaml, withoutMark } from '../build/fast-yaml.mjs';
 import { readAheadOnThread, type ReadAhead } from '../build/list-sources.mjs';
-import { parseOne, READ_AHEAD_ON_THREAD, readAhead, readSources, type SourceFile } from '../build/load.ts';
+import { MAX_FILE_BYTES, parseOne, READ_AHEAD_ON_THREAD, readAhead, readSources, startReading, type SourceFile } from '../build/load.ts';
 import { Problems } from '../build/problems.ts';
 import { tempDir } from './helpers.ts';
 
@@ -31,6 +31,19 @@ describe('the source listing', () => {
       here.map(({ rel, size, mtimeMs }) => ({ rel, size, mtimeMs })),
     );
     expect(onThread[0]!.size).toBe(6);
+
+    // The names are given as soon as they are listed, before any file is looked at: the same files,
+    // and an entry that is not a file among them (it is reported instead).
+    fs.mkdirSync(path.join(data, 'type', 'folder.yaml'));
+    let given: string[] = [];
+    const problems = new Problems();
+    const listed = await readSources(data, problems, new Map(), false, (abs) => {
+      given = abs;
+      fs.writeFileSync(path.join(data, 'stat', 'late.yaml'), 'id: 2\n'); // written after the names were taken
+    });
+    expect(given).toEqual([...listed.map((f) => f.abs), path.join(data, 'type', 'folder.yaml')].sort());
+    expect(listed.map((f) => f.rel)).not.toContain('world/stat/late.yaml');
+    expect(problems.list.map((p) => p.file)).toEqual(['world/type/folder.yaml']);
   });
 });
 
@@ -44,7 +57,7 @@ async function writeAll(files: Record<string, string>): Promise<string[]> {
 }
 
 /** Everything the reading thread sends for `paths`, by index, once it has closed its port. */
-function readOnThread(paths: string[], reached = 0): Promise<Map<number, ReadAhead | undefined>> {
+function readOnThread(paths: string[], reached = 0, maxBytes = MAX_FILE_BYTES): Promise<Map<number, ReadAhead | undefined>> {
   const { port1, port2 } = new MessageChannel();
   const results = new Map<number, ReadAhead | undefined>();
   port1.on('message', (batch: Array<[number, ReadAhead | undefined]>) => {
@@ -52,7 +65,7 @@ function readOnThread(paths: string[], reached = 0): Promise<Map<number, ReadAhe
   });
   const shared = new Int32Array(new SharedArrayBuffer(4));
   shared[0] = reached;
-  readAheadOnThread(paths, port2, shared);
+  readAheadOnThread(paths, port2, shared, maxBytes);
   return new Promise((resolve) => port1.on('close', () => resolve(results)));
 }
 
@@ -114,6 +127,14 @@ describe('the thread that reads late records ahead', () => {
     expect(results.size).toBe(0);
   });
 
+  it('leaves a file over the size limit to the build, unread', async () => {
+    const paths = await writeAll({ 'small.yaml': 'id: 1\n', 'large.yaml': `id: 2\nname: ${'x'.repeat(100)}\n` });
+    const results = await readOnThread(paths, 0, 50);
+    expect(results.get(0)?.json).toBe('{"id":1}');
+    expect(results.has(1)).toBe(true);
+    expect(results.get(1)).toBeUndefined();
+  });
+
   it('passes over the files the build has reached itself', async () => {
     const paths = await writeAll(texts);
     const results = await readOnThread(paths, 4);
@@ -160,5 +181,29 @@ describe('the thread that reads late records ahead', () => {
       expect(problems.list.length).toBeGreaterThan(0);
       if (wait > 0) expect(fromThread).toBeGreaterThan(READ_AHEAD_ON_THREAD / 2);
     }
+
+    // A thread started before the build knew which files it needs (startReading), taken over: it
+    // reads a file the build does not need, and not one it does. Each file the build needs comes
+    // out as the build would read it itself, from the thread or not.
+    const extra = path.join(path.dirname(paths[0]!), 'extra.yaml');
+    fs.writeFileSync(extra, 'id: 999\n');
+    const needed = paths.filter((_, i) => i !== 5);
+    const reading = startReading([...needed.slice(0, 3), extra, ...needed.slice(3), paths[5]!].filter((p) => p !== paths[7]));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const files = needed.map(source);
+    const own = needed.map(source);
+    const ahead = readAhead(files, reading);
+    let fromThread = 0;
+    for (let i = 0; i < needed.length; i++) {
+      ahead.take(files[i]!);
+      if (files[i]!.json !== undefined) fromThread++;
+      parseOne(files[i]!, new Problems());
+      parseOne(own[i]!, new Problems());
+      expect(JSON.stringify(files[i]!.value), needed[i]).toBe(JSON.stringify(own[i]!.value));
+      expect(files[i]!.hash, needed[i]).toBe(own[i]!.hash);
+    }
+    ahead.close();
+    expect(fromThread).toBeGreaterThan(READ_AHEAD_ON_THREAD / 2);
+    expect(files.find((f) => f.abs === paths[7])!.json).toBeUndefined(); // not among the thread's
   });
 });
