@@ -240,11 +240,17 @@ export async function openTree(outDir: string, known?: Live, started?: Writer): 
       const hashes: string[] = [];
       let paths: Set<string> | undefined;
       const holds = (rel: string) => (paths ??= new Set(rels)).has(rel);
-      const schedule = async (file: OutputFile, hash: string, linkTo?: string) => {
-        await place(file, hash, linkTo);
-        // A failed write ends the build at once (the rest would be written for nothing).
+      // A failed write ends the build at once (the rest would be written for nothing).
+      const check = () => {
         const failed = failure();
         if (failed) throw failed;
+      };
+      /** Queues a file; a promise only when the writers are far enough behind to wait for. */
+      const schedule = (file: OutputFile, hash: string, linkTo?: string): Promise<void> | undefined => {
+        const wait = place(file, hash, linkTo);
+        if (wait) return wait.then(check);
+        check();
+        return undefined;
       };
       /** `linkTo`: a path of this tree placed before, with the same bytes. */
       const place = (file: OutputFile, hash: string, linkTo?: string) => {
@@ -317,7 +323,10 @@ export async function openTree(outDir: string, known?: Live, started?: Writer): 
             continue;
           }
           if (!diverged) await diverge();
-          if (existing.get(file.rel, was) !== hash) await schedule(file, hash, linkTo);
+          if (existing.get(file.rel, was) !== hash) {
+            const wait = schedule(file, hash, linkTo);
+            if (wait) await wait;
+          }
         }
       } catch (err) {
         await giveUp();
