@@ -1,6 +1,6 @@
-// The writer places every file it is given, on its threads, whichever thread takes it: a record's
-// name path, a link to its id path, is never placed before that file; a folder not made ahead is
-// made when a file needs it; and an abandoned build's folders are removed again.
+// The writer places every file it is given on its thread: a record's name path, a link to its id
+// path, is placed after that file; a folder not made ahead is made when a file needs it; a file it
+// cannot place is reported; and an abandoned build's folders are removed again.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -25,7 +25,7 @@ describe('the writer', () => {
     const root = await tempDir();
     const writer = new Writer();
     // One file first, so that the batches' boundaries fall between a record's two paths.
-    expect(writer.add({ path: path.join(root, 'index.json'), body: '{}' })).toBeUndefined();
+    expect(writer.add({ path: path.join(root, 'index.json'), body: '{}' })).toBeUndefined(); // no promise: nothing to wait for
     const records = 3000;
     for (let i = 0; i < records; i++) {
       const idDir = path.join(root, 'kind', String(i));
@@ -65,12 +65,12 @@ describe('the writer', () => {
     expect(Object.keys(read(root).files)).toHaveLength(201); // the blocker and the 200 placed
   });
 
-  it('removes the folders it made when the build is abandoned, whichever thread made them', async () => {
+  it('removes the folders it made when the build is abandoned, made ahead or for a file', async () => {
     const root = await tempDir();
     fs.mkdirSync(path.join(root, 'kept'));
     const writer = new Writer();
     for (let i = 0; i < 100; i++) writer.dir(path.join(root, 'ahead', String(i)));
-    // Files in folders not made ahead, enough that both threads take some at the end.
+    // Files in folders not made ahead.
     const placed: string[] = [];
     for (let i = 0; i < 2000; i++) {
       placed.push(path.join(root, 'late', String(i), 'index.json'));
