@@ -123,6 +123,11 @@ function toolFingerprint(): string {
 }
 let compiledTool: string | undefined;
 
+/** The thread that reads late records ahead, when a build starts it before it knows its files. */
+interface ReadingAhead {
+  early?: Reading;
+}
+
 /** Everything the output depends on, in one hash: same key, same bytes. */
 function buildKey(files: SourceFile[], baseUrl: string, pretty: boolean): string {
   return hashText([toolFingerprint(), baseUrl, pretty, ...files.map((f) => `${f.rel} ${f.hash}`)].join('\n'));
@@ -132,12 +137,14 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const started = performance.now();
   const outDir = options.outDir ?? defaultOutDir;
   const live = options.check ? undefined : await readLiveHeader(outDir);
-  // With no tree built before, every file is to be written: the writer's thread, which takes tens of
-  // milliseconds to start, starts now, while the sources are listed. The tree takes it when opened.
+  // With no tree built before, every file is to be written: the writer's threads, which take tens
+  // of milliseconds to start, start now, while the sources are listed. The tree takes them when opened.
   const writer = options.check || live ? undefined : new Writer();
+  const ahead: ReadingAhead = {};
   try {
-    return await run(options, started, live?.records, writer);
+    return await run(options, started, live?.records, writer, ahead);
   } finally {
+    ahead.early?.close();
     await writer?.close(); // nothing left to do once the tree that took it is closed
   }
 }
@@ -147,6 +154,7 @@ async function run(
   started: number,
   records: Record<string, number> | undefined,
   writer: Writer | undefined,
+  readingAhead: ReadingAhead,
 ): Promise<BuildResult> {
   const dataDir = options.dataDir ?? defaultDataDir;
   const outDir = options.outDir ?? defaultOutDir;
@@ -185,16 +193,13 @@ async function run(
   // With no tree built before, every source is read. Those of late kinds (order.ts) are read and
   // parsed on a thread of their own, started as soon as they are listed: while this thread looks at
   // the sources and loads the later stages, that one has a core to itself.
-  let early: Reading | undefined;
   const onNames =
     records === undefined && !onThread
-      ? await import('./order.ts').then(({ publishOrder }) => {
+      ? await import('./order.ts').then(({ publishOrder }) => (abs: string[]) => {
+          if (options.threads ?? abs.length >= THREAD_THRESHOLD) return; // read on threads (check-threads.ts)
           const late = new Set(publishOrder(schemaSet().schemas).late);
-          return (abs: string[]) => {
-            if (options.threads ?? abs.length >= THREAD_THRESHOLD) return; // read on threads (check-threads.ts)
-            const later = abs.filter((file) => late.has(path.basename(path.dirname(file))));
-            if (later.length >= READ_AHEAD_ON_THREAD) early = startReading(later);
-          };
+          const later = abs.filter((file) => late.has(path.basename(path.dirname(file))));
+          if (later.length >= READ_AHEAD_ON_THREAD) readingAhead.early = startReading(later);
         })
       : undefined;
   const files = timed('read', await readSources(dataDir, problems, known, onThread, onNames));
@@ -232,7 +237,6 @@ async function run(
     throw err;
   } finally {
     ahead?.close();
-    early?.close();
   }
 
   async function compute(): Promise<BuildResult> {
@@ -258,7 +262,7 @@ async function run(
     const order = publishOrder(schemas);
     const lateKinds = new Set(order.late);
     const later = new Set(threads ? [] : unread.filter((f) => lateKinds.has(f.kind)));
-    ahead = readAhead(later, early);
+    ahead = readAhead(later, readingAhead.early);
     // A build that reads every file opened its tree above; a rebuild opens it here, once it knows
     // which files it reads again. The folders of records by name are known from the files, and made
     // at once; each record read is given its folder by id as soon as it reads well, while the rest

@@ -1,6 +1,7 @@
 // Lists the source files: `<kind>/<file>` for each, with its size and modification time, in the
-// order of their paths (`type-x/…` before `type/…`). Plain JavaScript, so that it can run on a
-// thread of its own at once (`listSourcesOnThread`): a rebuild looks at every source, and meanwhile
+// order of their paths (`type-x/…` before `type/…`); their names come first (`listNames`), so that
+// a build can start reading some before each is looked at. Plain JavaScript, so that it can run on
+// a thread of its own at once (`listSourcesOnThread`): a rebuild looks at every source, and meanwhile
 // the build's own thread reads what the last build left. The sources parsed late are read on a
 // thread of their own too, which parses the ordinary YAML records among them and sends each back
 // as it goes (`readAheadOnThread`).

@@ -184,10 +184,11 @@ export function startReading(files: string[]): Reading {
  * Reads the files that are parsed later, in their order, while the build's own thread parses
  * others: on a thread of its own, which parses the ordinary YAML records among them too (the build
  * then reads each from JSON, several times quicker). The build takes each file's result as it comes
- * to the file, and reads and parses one that has not come yet itself; nothing waits. For few files
- * the texts are read here and now. A file that cannot be read now is read again when it is parsed,
- * and its problem is reported then. `started`: a thread started before these files were known
- * (`startReading`), taken over: of the files it reads, only these are given their results.
+ * to the file, and reads and parses one that has not come yet itself; nothing waits. For few files,
+ * with no thread started, the texts are read here and now. A file that cannot be read now is read
+ * again when it is parsed, and its problem is reported then. `started`: a thread started before
+ * these files were known (`startReading`), taken over: of the files it reads, only these are given
+ * their results, and one it does not read is read when it is parsed.
  */
 export function readAhead(files: Iterable<SourceFile>, started?: Reading): Ahead {
   const queue = [...files].filter((f) => f.text === '' && !f.parsed && !f.hash.startsWith('oversized:'));
