@@ -137,8 +137,8 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const started = performance.now();
   const outDir = options.outDir ?? defaultOutDir;
   const live = options.check ? undefined : await readLiveHeader(outDir);
-  // With no tree built before, every file is to be written: the writer's threads, which take tens
-  // of milliseconds to start, start now, while the sources are listed. The tree takes them when opened.
+  // With no tree built before, every file is to be written: the writer's thread, which takes tens of
+  // milliseconds to start, starts now, while the sources are listed. The tree takes it when opened.
   const writer = options.check || live ? undefined : new Writer();
   const ahead: ReadingAhead = {};
   try {

@@ -245,7 +245,7 @@ export async function openTree(outDir: string, known?: Live, started?: Writer): 
         const failed = failure();
         if (failed) throw failed;
       };
-      /** Queues a file; a promise only when the writers are far enough behind to wait for. */
+      /** Queues a file; a promise only when the writer is far enough behind to wait for. */
       const schedule = (file: OutputFile, hash: string, linkTo?: string): Promise<void> | undefined => {
         const wait = place(file, hash, linkTo);
         if (wait) return wait.then(check);

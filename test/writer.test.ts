@@ -24,7 +24,8 @@ describe('the writer', () => {
   it('places every file, each link after the file it links to, with folders made ahead or not', async () => {
     const root = await tempDir();
     const writer = new Writer();
-    // One file first, so that the batches' boundaries fall between a record's two paths.
+    // One file first, so that the batches' boundaries fall between a record's two paths: a link
+    // whose file went in the batch before still finds it.
     expect(writer.add({ path: path.join(root, 'index.json'), body: '{}' })).toBeUndefined(); // no promise: nothing to wait for
     const records = 3000;
     for (let i = 0; i < records; i++) {
