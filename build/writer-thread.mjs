@@ -2,39 +2,33 @@
 // The calls are synchronous: on a thread of its own that costs the build nothing, and one call at a
 // time is faster than many at once (the file system's locks are contended less). Plain JavaScript,
 // so that the thread starts at once rather than after loading a TypeScript compiler.
-// Messages: `{ dirs: string[] }` folders to make; `{ ops: Op[] }` files to place, answered with
-// `{ failed: [path, reason][] }`; `{ undo: true }` removes the folders it made, then answers.
-import fs from 'node:fs';
+// Messages: `{ dirs: string[] }` folders to make; `{ ops: Op[], seq }` files to place, their bodies
+// in the ring shared with the build's thread, answered with `{ failed: [path, reason][] }` once
+// placed — a batch the build's thread claimed first (`claims`, shared, a slot per batch) is passed
+// over, and answered all the same; `{ undo: string[] }` removes the folders this thread made and
+// those listed (the build's thread made them), then answers.
 import path from 'node:path';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
+import { BY_WRITER, makeDir, PLACED, placeOp, removeDirs, UNCLAIMED } from './place.mjs';
 
+/** @type {Int32Array} */
+const claims = workerData.claims;
+/** @type {Int32Array} how many batches this thread has come to */
+const reached = workerData.reached;
+const ring = Buffer.from(workerData.ring);
 const made = new Set();
 /** Folders this thread made (rather than found), for `undo`. */
 const created = [];
 
 function ensureDir(dir) {
   if (made.has(dir)) return;
-  const first = fs.mkdirSync(dir, { recursive: true });
+  makeDir(dir, created);
   made.add(dir);
-  if (first !== undefined) for (let d = dir; d.length >= first.length; d = path.dirname(d)) created.push(d);
-}
-
-/** Writes `op.body`, or hard-links `op.from`; a file standing at `op.path` is removed first. */
-function place(op) {
-  ensureDir(path.dirname(op.path));
-  if (op.replace) fs.rmSync(op.path, { force: true });
-  if (op.from !== undefined) fs.linkSync(op.from, op.path);
-  else fs.writeFileSync(op.path, op.body);
 }
 
 parentPort.on('message', (m) => {
   if (m.undo) {
-    // Deepest first; a folder still holding a file is left (rmdir refuses it).
-    for (const dir of created.sort((a, b) => b.length - a.length)) {
-      try {
-        fs.rmdirSync(dir);
-      } catch {}
-    }
+    removeDirs([...created, ...m.undo]);
     parentPort.postMessage({ failed: [] });
   } else if (m.dirs) {
     for (const dir of m.dirs) {
@@ -44,13 +38,19 @@ parentPort.on('message', (m) => {
     }
   } else {
     const failed = [];
-    for (const op of m.ops) {
-      try {
-        place(op);
-      } catch (err) {
-        failed.push([op.path, err.message]);
+    const slot = m.seq % claims.length;
+    if (Atomics.compareExchange(claims, slot, UNCLAIMED, BY_WRITER) === UNCLAIMED) {
+      for (const op of m.ops) {
+        try {
+          ensureDir(path.dirname(op.path));
+          placeOp(op, ring);
+        } catch (err) {
+          failed.push([op.path, err.message]);
+        }
       }
+      Atomics.store(claims, slot, PLACED);
     }
+    Atomics.store(reached, 0, m.seq + 1);
     parentPort.postMessage({ failed });
   }
 });

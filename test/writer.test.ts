@@ -1,9 +1,11 @@
 // The writer places every file it is given on its thread: a record's name path, a link to its id
 // path, is placed after that file; a folder not made ahead is made when a file needs it; a file it
-// cannot place is reported; and an abandoned build's folders are removed again.
+// cannot place is reported; and an abandoned build's folders are removed again. While the writer is
+// behind, the build's thread places the newest batches itself.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { Writer } from '../build/writer.ts';
 import { tempDir } from './helpers.ts';
 
@@ -20,12 +22,45 @@ function read(root: string): { files: Record<string, string>; inodes: Record<str
   return { files, inodes };
 }
 
+/**
+ * A named pipe: a file written to it is not placed until the pipe is read, so the writer stays on
+ * the batch that holds it until `release` is called.
+ */
+function pipe(root: string): { path: string; release: () => string } {
+  const file = path.join(root, 'pipe');
+  execFileSync('mkfifo', [file]);
+  let read: string | undefined;
+  const release = () => {
+    if (read !== undefined) return read;
+    // Opened without waiting; the writer's open then goes through, and its bytes are read here.
+    const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    const chunks: Buffer[] = [];
+    const buffer = Buffer.alloc(1024);
+    for (;;) {
+      let n = 0;
+      try {
+        n = fs.readSync(fd, buffer);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+        continue; // the writer has not written yet
+      }
+      if (n === 0 && chunks.length > 0) break; // written and closed
+      if (n > 0) chunks.push(Buffer.from(buffer.subarray(0, n)));
+    }
+    fs.closeSync(fd);
+    return (read = Buffer.concat(chunks).toString());
+  };
+  // A test that fails while the writer waits on the pipe lets it go, or the thread could not end.
+  onTestFinished(() => void release());
+  return { path: file, release };
+}
+
 describe('the writer', () => {
   it('places every file, each link after the file it links to, with folders made ahead or not', async () => {
     const root = await tempDir();
     const writer = new Writer();
-    // One file first, so that the batches' boundaries fall between a record's two paths: a link
-    // whose file went in the batch before still finds it.
+    // One file first, so that a batch of 64 would end between a record's two paths: a link goes in
+    // its file's batch all the same.
     expect(writer.add({ path: path.join(root, 'index.json'), body: '{}' })).toBeUndefined(); // no promise: nothing to wait for
     const records = 3000;
     for (let i = 0; i < records; i++) {
@@ -84,5 +119,77 @@ describe('the writer', () => {
     await writer.close(true);
     expect(fs.readdirSync(root).sort()).toEqual(['kept']);
     expect(fs.readdirSync(path.join(root, 'kept'))).toEqual(['index.json']);
+  });
+
+  it("places the newest batches on the build's thread while the writer is held up, links with their files", async () => {
+    const root = await tempDir();
+    const held = pipe(root);
+    const writer = new Writer();
+    await writer.add({ path: held.path, body: 'first' });
+    const records = 2000;
+    for (let i = 0; i < records; i++) {
+      const id = path.join(root, 'kind', String(i), 'index.json');
+      await writer.add({ path: id, body: `{"id":${i}}` });
+      await writer.add({ path: path.join(root, 'kind', `name-${i}`, 'index.json'), from: id });
+    }
+    // The writer waits on the pipe, in the first batch: every other batch is placed here, newest
+    // first, each record's link in its file's batch.
+    const flushing = writer.flush();
+    const batches = Math.ceil((1 + 2 * records) / 64);
+    expect(writer.helped).toBe(batches - 1);
+    expect(held.release()).toBe('first');
+    await flushing;
+    await writer.close();
+    expect([...writer.failed]).toEqual([]);
+    const { files, inodes } = read(root);
+    for (let i = 0; i < records; i++) {
+      const id = path.join('kind', String(i), 'index.json');
+      expect(files[id]).toBe(`{"id":${i}}`);
+      expect(inodes[path.join('kind', `name-${i}`, 'index.json')]).toBe(inodes[id]);
+    }
+  });
+
+  it("makes the build's thread place files when too many bytes are ahead, and a body too large for the ring is placed all the same", async () => {
+    const root = await tempDir();
+    const held = pipe(root);
+    const writer = new Writer();
+    await writer.add({ path: held.path, body: 'first' });
+    const body = (i: number, size: number) => String(i % 10).repeat(size);
+    // Half a mebibyte each: the second batch brings the bytes ahead past 32 MiB.
+    const sizes = [...Array.from({ length: 63 }, () => 1024), ...Array.from({ length: 70 }, () => 512 * 1024), 3 * 2 ** 20];
+    let waited = 0;
+    for (const [i, size] of sizes.entries()) {
+      const wait = writer.add({ path: path.join(root, `f${i}`), body: body(i, size) });
+      if (!wait) continue;
+      waited++;
+      // The build's thread has placed the newest batch already; now it waits for the writer.
+      expect(writer.helped).toBe(1);
+      setTimeout(() => held.release(), 50);
+      await wait;
+    }
+    expect(waited).toBe(1);
+    await writer.flush();
+    await writer.close();
+    expect([...writer.failed]).toEqual([]);
+    for (const [i, size] of sizes.entries()) expect(fs.readFileSync(path.join(root, `f${i}`), 'utf8')).toBe(body(i, size));
+  });
+
+  it("removes the folders the build's thread made too when the build is abandoned", async () => {
+    const root = await tempDir();
+    const held = pipe(root);
+    const writer = new Writer();
+    await writer.add({ path: held.path, body: 'first' });
+    const placed: string[] = [];
+    for (let i = 0; i < 500; i++) {
+      placed.push(path.join(root, 'deep', String(i), 'index.json'));
+      await writer.add({ path: placed.at(-1)!, body: String(i) });
+    }
+    const flushing = writer.flush();
+    expect(writer.helped).toBeGreaterThan(0);
+    held.release();
+    await flushing;
+    for (const file of placed) fs.rmSync(file);
+    await writer.close(true);
+    expect(fs.readdirSync(root)).toEqual(['pipe']);
   });
 });
