@@ -1,0 +1,21 @@
+// The explorer's cached build is keyed by the files it is built from: every file under its folder,
+// at any depth, but for hidden files and installed packages.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { filesUnder } from '../build/explorer.ts';
+import { tempDir } from './helpers.ts';
+
+describe("the explorer's sources", () => {
+  it('are the files at every depth, not hidden ones, nor installed packages', async () => {
+    const root = await tempDir();
+    const files = ['index.html', 'src/main.ts', 'src/deep/er/style.css', 'tsconfig.json'];
+    const passedOver = ['.env', '.cache/x.js', 'src/.hidden.ts', 'node_modules/pkg/index.js', 'src/node_modules/a.js'];
+    for (const rel of [...files, ...passedOver]) {
+      fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+      fs.writeFileSync(path.join(root, rel), rel);
+    }
+    fs.mkdirSync(path.join(root, 'empty'));
+    expect(filesUnder(root).sort()).toEqual(files.map((rel) => path.join(root, rel)).sort());
+  });
+});
