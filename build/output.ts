@@ -94,6 +94,13 @@ export async function readMemory(outDir: string, live: Live): Promise<string | u
   return fs.readFile(layout(outDir).memory(live.slot), 'utf8').catch(() => undefined);
 }
 
+/**
+ * A path of the output (`api/v2/type/1/index.json`, as paths.ts makes them: relative, with '/',
+ * nothing to normalise) inside a tree. Joined by hand: path.join, which normalises, took 1.5 µs a
+ * file, 35 ms of a scale-1 build.
+ */
+const within = (tree: string, rel: string) => `${tree}/${rel}`;
+
 /** A file's identity in a manifest: its size and a hash of its bytes. */
 export const hashBody = (body: string | Buffer) => `${Buffer.byteLength(body)}.${hash('sha1', body, 'base64url')}`;
 const sizeOf = (hash: string) => parseInt(hash, 10);
@@ -254,15 +261,15 @@ export async function openTree(outDir: string, known?: Live, started?: Writer): 
       };
       /** `linkTo`: a path of this tree placed before, with the same bytes. */
       const place = (file: OutputFile, hash: string, linkTo?: string) => {
-        const target = path.join(tree, file.rel);
+        const target = within(tree, file.rel);
         const replace = existing.get(file.rel) !== undefined;
         if (linkTo) {
           result.linked++;
-          return writer.add({ path: target, from: path.join(tree, linkTo), replace });
+          return writer.add({ path: target, from: within(tree, linkTo), replace });
         }
         if (liveTree && liveFiles.get(file.rel) === hash) {
           result.linked++;
-          return writer.add({ path: target, from: path.join(liveTree, file.rel), replace });
+          return writer.add({ path: target, from: within(liveTree, file.rel), replace });
         }
         if (file.body === undefined) {
           writer.failed.set(target, 'no bytes for it, and the live tree does not hold them');
@@ -397,7 +404,7 @@ export async function openTree(outDir: string, known?: Live, started?: Writer): 
         for (const dir of list) {
           if (madeDirs.has(dir) || existing.get(`${dir}/index.json`) !== undefined) continue;
           madeDirs.add(dir);
-          writer.dir(path.join(tree, dir));
+          writer.dir(within(tree, dir));
         }
       },
       commit: async (id, files, plain, memory) => {
