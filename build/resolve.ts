@@ -1,10 +1,9 @@
 // Stage 3: turn every reference an author wrote (a name or an id) into a NamedRef {name, url}.
 // It runs after every record is loaded, so a reference's target may live in any file.
-import { closest } from 'fastest-levenshtein';
 import { pointerOf, type Problems } from './problems.ts';
 import type { RefSite, SchemaSet } from './schemas.ts';
 import type { Entry, Store } from './store.ts';
-import { at, show } from './validate.ts';
+import { at, nearest, show } from './validate.ts';
 
 export function resolve(store: Store, schemas: SchemaSet, problems: Problems): void {
   for (const [kind, info] of schemas.kinds) {
@@ -89,5 +88,5 @@ function find(store: Store, entry: Entry, kind: string, key: unknown, where: () 
 
 function hintFor(store: Store, kind: string, key: string): string | undefined {
   const names = store.namesOf(kind);
-  return names.length ? `did you mean "${closest(key, names)}"?` : `there are no ${kind} records yet`;
+  return names.length ? `did you mean "${nearest(key, names)}"?` : `there are no ${kind} records yet`;
 }

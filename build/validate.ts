@@ -5,7 +5,6 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { closest } from 'fastest-levenshtein';
 import { hashText, parseOne, sourceText, type SourceFile } from './load.ts';
 import { apiPaths, cacheDirs } from './paths.ts';
 import { locate } from './locate.ts';
@@ -18,6 +17,14 @@ import type { Remembered } from './memory.ts';
 const require = createRequire(import.meta.url);
 /** A record's name: what its name path and its file are called. */
 export const slug = new RegExp(SLUG);
+
+/**
+ * The candidate nearest to `word`, for a hint. The library is loaded on first use, by a build with
+ * a problem to report: importing it cost every build a few milliseconds.
+ */
+export function nearest(word: string, candidates: string[]): string {
+  return (require('fastest-levenshtein') as typeof import('fastest-levenshtein')).closest(word, candidates);
+}
 
 /**
  * The folders of records by name, known from their files alone (a record is named after its file,
@@ -208,7 +215,7 @@ export function checkFile(file: SourceFile, validators: Validators, problems: Pr
     problems.add({
       ...fileStart(file.rel),
       message: `"${file.kind}" is not a record kind, so this file is not read`,
-      hint: `put it in one of: ${kindNames.join(', ')} (nearest: ${closest(file.kind, kindNames)})`,
+      hint: `put it in one of: ${kindNames.join(', ')} (nearest: ${nearest(file.kind, kindNames)})`,
     });
     return undefined;
   }
@@ -297,7 +304,7 @@ function describe(err: ErrorObject, file: SourceFile, label: string) {
         ...base,
         pointer,
         message: `unknown field "${p.additionalProperty}"`,
-        hint: known.length ? `did you mean "${closest(p.additionalProperty, known)}"? fields here: ${known.join(', ')}` : undefined,
+        hint: known.length ? `did you mean "${nearest(p.additionalProperty, known)}"? fields here: ${known.join(', ')}` : undefined,
       };
     }
     case 'required': {
