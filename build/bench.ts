@@ -24,8 +24,6 @@ const here = path.join(projectRoot, 'build', 'bench.ts');
 interface Sample {
   ms: number;
   rssMb: number;
-  /** The options node was started with, but for the TypeScript loader's. */
-  nodeOptions?: string[];
   files?: number;
   written?: number;
   linked?: number;
@@ -33,20 +31,9 @@ interface Sample {
   records?: number;
 }
 
-/**
- * The options `npm run build` gives node (package.json's `build` script: those between `tsx` and the
- * script), which each measured build and parse is started with too.
- */
-export function buildNodeOptions(): string[] {
-  const manifest = JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8'));
-  const words = String(manifest.scripts.build).split(/\s+/);
-  return words.slice(words.indexOf('tsx') + 1).filter((word) => word.startsWith('--'));
-}
-
 /** Runs one measurement (`build`, `parse` or `floor`, with its folders) in a fresh process. */
 export function measure(args: string[]): Sample {
-  const options = args[0] === 'floor' ? [] : buildNodeOptions();
-  const out = execFileSync(process.execPath, [...options, '--import', 'tsx', here, 'child', ...args], {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', here, 'child', ...args], {
     cwd: projectRoot,
     encoding: 'utf8',
     maxBuffer: 1 << 26,
@@ -146,8 +133,7 @@ async function childMain(mode: string, a: string, b: string): Promise<void> {
     console.log(JSON.stringify({ ...sample, ms: performance.now() - t, rssMb: process.resourceUsage().maxRSS / 1024 }));
     return;
   }
-  const nodeOptions = process.execArgv.filter((arg, i, all) => arg !== '--import' && all[i - 1] !== '--import');
-  console.log(JSON.stringify({ ...sample, nodeOptions, ms: performance.now() - started, rssMb: process.resourceUsage().maxRSS / 1024 }));
+  console.log(JSON.stringify({ ...sample, ms: performance.now() - started, rssMb: process.resourceUsage().maxRSS / 1024 }));
 }
 
 /**

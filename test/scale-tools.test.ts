@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildNodeOptions, collect, freeRoom, measure, roomProblem } from '../build/bench.ts';
+import { collect, freeRoom, measure, roomProblem } from '../build/bench.ts';
 import { generateWorld, writeWorld } from '../build/gen-world.ts';
 import { buildWorld, listFiles, snapshot, tempDir } from './helpers.ts';
 
@@ -92,13 +92,9 @@ describe("the benchmark's measurements", () => {
     expect((build.written ?? 0) + (build.linked ?? 0)).toBe(build.files);
     expect(build.ms).toBeGreaterThan(0);
     expect(build.rssMb).toBeGreaterThan(0);
-    // Started as `npm run build` starts it: V8 compiling and collecting garbage on the build's own threads.
-    expect(buildNodeOptions()).toContain('--single-threaded');
-    expect(build.nodeOptions).toEqual(buildNodeOptions());
 
     const parse = measure(['parse', data]);
     expect(parse.records).toBe(sources);
-    expect(parse.nodeOptions).toEqual(buildNodeOptions());
 
     // The floor writes back the built tree's files, from the list the bench makes of them.
     await collect(path.join(root, 'out'), path.join(root, 'files.bin'));
