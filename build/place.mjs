@@ -28,7 +28,10 @@ export function removeDirs(dirs) {
   }
 }
 
-/** A batch's slot in the claims array (writer.ts): not begun, taken by either thread, placed. */
+/**
+ * A batch's slot in the claims array (writer.ts): not begun; taken by the writer, then placed; or
+ * taken by the build's thread, which places it at once.
+ */
 export const UNCLAIMED = 0;
 export const BY_WRITER = 1;
 export const BY_BUILD = 2;

@@ -59,9 +59,8 @@ export class Writer {
   /** Batches sent (`seq` the next one's number); those from `oldest` on are not yet known placed. */
   private seq = 0;
   private oldest = 0;
-  /** Per slot: its batch's ops, whether this thread placed it, and where its bytes end in the ring. */
+  /** Per slot: its batch's ops, and where its bytes end in the ring. */
   private readonly posted: Array<SentOp[] | undefined> = new Array(SLOTS);
-  private readonly mine = new Uint8Array(SLOTS);
   private readonly ends = new Float64Array(SLOTS);
   /** Per slot, which thread took its batch (the first to claim it places it), and when it is placed. */
   private readonly claims = new Int32Array(new SharedArrayBuffer(SLOTS * Int32Array.BYTES_PER_ELEMENT));
@@ -150,12 +149,20 @@ export class Writer {
 
   /** Lets go of the batches placed, oldest first, and the ring's bytes they held. */
   private release(): void {
-    while (this.oldest < this.seq && Atomics.load(this.claims, this.oldest % SLOTS) === PLACED) {
+    while (this.oldest < this.seq && this.placed(Atomics.load(this.claims, this.oldest % SLOTS))) {
       const slot = this.oldest % SLOTS;
       this.posted[slot] = undefined;
       this.tail = this.ends[slot]!;
       this.oldest++;
     }
+  }
+
+  /**
+   * Whether a batch's claim says it is placed: by the writer, which says so once done, or by this
+   * thread, which places a batch it took before it does anything else.
+   */
+  private placed(claim: number): boolean {
+    return claim === PLACED || claim === BY_BUILD;
   }
 
   private behind(): boolean {
@@ -191,12 +198,11 @@ export class Writer {
     let placed = 0;
     for (let seq = this.seq - 1; seq >= this.oldest && placed < most; seq--) {
       const slot = seq % SLOTS;
-      if (this.mine[slot]) continue; // placed here before
+      const claim = Atomics.compareExchange(this.claims, slot, UNCLAIMED, BY_BUILD);
+      if (claim === BY_BUILD) continue; // placed here before
       // The writer takes batches in order: below one it took, it took every one.
-      if (Atomics.compareExchange(this.claims, slot, UNCLAIMED, BY_BUILD) !== UNCLAIMED) break;
-      this.mine[slot] = 1;
+      if (claim !== UNCLAIMED) break;
       for (const op of this.posted[slot]!) this.placeHere(op);
-      Atomics.store(this.claims, slot, PLACED);
       placed++;
       this.helped++;
     }
@@ -241,7 +247,6 @@ export class Writer {
     const slot = this.seq % SLOTS;
     Atomics.store(this.claims, slot, UNCLAIMED);
     this.posted[slot] = this.batch;
-    this.mine[slot] = 0;
     this.ends[slot] = this.head;
     this.post({ ops: this.batch, seq: this.seq++ });
     this.batch = [];
