@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { UNCLAIMED } from '../build/place.mjs';
 import { Writer } from '../build/writer.ts';
 import { tempDir } from './helpers.ts';
 
@@ -26,10 +27,19 @@ function read(root: string): { files: Record<string, string>; inodes: Record<str
  * A named pipe: a file written to it is not placed until the pipe is read, so the writer stays on
  * the batch that holds it until `release` is called.
  */
-function pipe(root: string): { path: string; release: () => string } {
+function pipe(root: string): { path: string; release: () => string; taken: (writer: Writer) => Promise<void> } {
   const file = path.join(root, 'pipe');
   execFileSync('mkfifo', [file]);
   let read: string | undefined;
+  // Once the pipe's batch (the first) is sent, the writer's thread must take it before the build's
+  // thread would: placed there, the pipe would hold the build's thread, and the test with it.
+  let taken = false;
+  const waitTaken = async (writer: Writer) => {
+    const inside = writer as unknown as { claims: Int32Array; seq: number };
+    if (taken || inside.seq === 0) return;
+    while (Atomics.load(inside.claims, 0) === UNCLAIMED) await new Promise((r) => setTimeout(r, 2));
+    taken = true;
+  };
   const release = () => {
     if (read !== undefined) return read;
     // Opened without waiting; the writer's open then goes through, and its bytes are read here.
@@ -52,7 +62,7 @@ function pipe(root: string): { path: string; release: () => string } {
   };
   // A test that fails while the writer waits on the pipe lets it go, or the thread could not end.
   onTestFinished(() => void release());
-  return { path: file, release };
+  return { path: file, release, taken: waitTaken };
 }
 
 describe('the writer', () => {
@@ -131,6 +141,7 @@ describe('the writer', () => {
       const id = path.join(root, 'kind', String(i), 'index.json');
       await writer.add({ path: id, body: `{"id":${i}}` });
       await writer.add({ path: path.join(root, 'kind', `name-${i}`, 'index.json'), from: id });
+      await held.taken(writer);
     }
     // The writer waits on the pipe, in the first batch: every other batch is placed here, newest
     // first, each record's link in its file's batch.
@@ -160,6 +171,7 @@ describe('the writer', () => {
     let waited = 0;
     for (const [i, size] of sizes.entries()) {
       const wait = writer.add({ path: path.join(root, `f${i}`), body: body(i, size) });
+      await held.taken(writer);
       if (!wait) continue;
       waited++;
       // The build's thread has placed the newest batch already; now it waits for the writer.
@@ -183,6 +195,7 @@ describe('the writer', () => {
     for (let i = 0; i < 500; i++) {
       placed.push(path.join(root, 'deep', String(i), 'index.json'));
       await writer.add({ path: placed.at(-1)!, body: String(i) });
+      await held.taken(writer);
     }
     const flushing = writer.flush();
     expect(writer.helped).toBeGreaterThan(0);
