@@ -179,11 +179,10 @@ async function run(
   let recalling: Promise<Map<string, Remembered> | undefined> | undefined;
   const recall = () =>
     (recalling ??= reading?.then(async (seen) => {
-      if (seen.manifest?.tool !== tool) return undefined;
-      const memory = parseMemory(await readMemory(outDir, seen), { settings, key: seen.manifest.key });
-      // The live tree's list of files, which any build but a no-op needs (it is parsed once).
-      seen.manifest.files();
-      return memory;
+      // Memory is of the live tree: a record carried over keeps that tree's files. Without its list
+      // of files whole (which any build but a no-op needs, parsed once) nothing is carried over.
+      if (seen.manifest?.tool !== tool || !seen.manifest.files()) return undefined;
+      return parseMemory(await readMemory(outDir, seen), { settings, key: seen.manifest.key });
     }));
   // Many sources are listed on a thread of their own while this one reads what the last build left;
   // a few are listed sooner here, and what was remembered is read only if something changed.
@@ -291,11 +290,11 @@ async function run(
     // Derives the kinds given (those of them a rebuild may change) and settles them.
     const deriveAndSettle = (kinds: ReadonlySet<string>) => {
       derive(store, problems, new Set([...kinds].filter((kind) => !affected || affected.has(kind))));
-      const stale = settle(store, schemas, published, affected, kinds);
+      const stale = settle(store, schemas, affected, kinds);
       if (stale.size > 0) {
         // A record outside those kinds whose files the live tree lacks: its kind is derived after all.
         derive(store, problems, stale);
-        settle(store, schemas, published, new Set([...affected!, ...stale]), kinds);
+        settle(store, schemas, new Set([...affected!, ...stale]), kinds);
       }
     };
     const ctx = { store, schemas, validators, problems };

@@ -1,5 +1,6 @@
 // Stage 5: check every record against its response schema and shape it into its published bytes.
 // output.ts puts the files in place.
+import type { Files } from './manifest.ts';
 import { hashBody, type OutputFile } from './output.ts';
 import fs from 'node:fs';
 import { descriptionFiles } from './openapi.ts';
@@ -64,7 +65,7 @@ const keyText = new Map<string, string>();
 export interface EmitOptions {
   pretty?: boolean;
   /** Hashes of files already published (and so already checked); only other records are checked. */
-  published?: ReadonlyMap<string, string>;
+  published?: Files;
   /** Kinds whose list is the live tree's, unchanged (where `published` holds it). */
   keptLists?: ReadonlySet<string>;
   /** Files published as they are, such as the explorer page, by output-relative path. */
@@ -114,7 +115,7 @@ export function* outputFiles(
 /** What publishing needs, passed on to each part of it: what unparking needs, and how to write. */
 interface Publishing extends Context {
   pretty: boolean;
-  published: ReadonlyMap<string, string>;
+  published: Files;
 }
 
 /** The parts of the output in their order, each a generator of its files, made as it is reached. */

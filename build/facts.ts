@@ -116,18 +116,13 @@ export function reuse(files: SourceFile[], memory: Map<string, Remembered>, sche
 
 /**
  * Once derived: hashes every record's derived fields, and marks to be carried over each record that
- * entered from memory, whose derived fields came out as before, and whose files the live tree holds.
+ * entered from memory and whose derived fields came out as before. (Memory is of the live tree, and
+ * is used only with that tree's list of files whole: each remembered record's files are in it.)
  * Given `derived`, the kinds whose fields were derived this time, every other kind's records keep
  * the derived hash they had; the kinds where one of those cannot be carried over are returned, to
  * be derived after all. Given `kinds`, only theirs are settled.
  */
-export function settle(
-  store: Store,
-  schemas: SchemaSet,
-  published: ReadonlyMap<string, string>,
-  derived?: ReadonlySet<string>,
-  kinds?: ReadonlySet<string>,
-): Set<string> {
+export function settle(store: Store, schemas: SchemaSet, derived?: ReadonlySet<string>, kinds?: ReadonlySet<string>): Set<string> {
   const stale = new Set<string>();
   for (const [kind, info] of schemas.kinds) {
     if (kinds && !kinds.has(kind)) continue;
@@ -141,12 +136,8 @@ export function settle(
         entry.derived = fields.length ? hashText(serialise(values)) : '';
       } else entry.derived = known?.derived;
       entry.carry = undefined;
-      if (known !== undefined && entry.derived === known.derived) {
-        const paths = info.byName
-          ? [apiPaths.record(kind, entry.id), apiPaths.record(kind, entry.name)]
-          : [apiPaths.record(kind, entry.id)];
-        if (paths.every((rel) => published.has(rel))) entry.carry = paths;
-      }
+      if (known !== undefined && entry.derived === known.derived)
+        entry.carry = info.byName ? [apiPaths.record(kind, entry.id), apiPaths.record(kind, entry.name)] : [apiPaths.record(kind, entry.id)];
       if (!fresh && !entry.carry) stale.add(kind);
     }
   }

@@ -11,7 +11,7 @@ import { hash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { SourceStamp } from './load.ts';
-import { formatManifest, readManifest, readManifestHeader, type Manifest, type ManifestHeader } from './manifest.ts';
+import { FileList, formatManifest, Lines, readManifest, readManifestHeader, type Manifest, type ManifestHeader } from './manifest.ts';
 import { Writer } from './writer.ts';
 
 export interface OutputFile {
@@ -166,10 +166,10 @@ interface Holding {
   beyondLive?(): Iterable<string>;
 }
 
-const holding = (files: Map<string, string>): Holding => ({ get: (rel) => files.get(rel), paths: () => files.keys() });
+const holding = (files?: FileList): Holding => ({ get: (rel) => files?.get(rel), paths: () => files?.keys() ?? [] });
 
 /** The live tree's files as the other tree held them: the same, but for the live manifest's `diff`. */
-function beforeLive(live: Manifest, files: Map<string, string>): Holding {
+function beforeLive(live: Manifest, files: FileList): Holding {
   const diff = live.diff;
   return {
     get: (rel, liveHash) => {
@@ -204,21 +204,21 @@ export async function openTree(outDir: string, known?: Live, started?: Writer): 
     const read = !liveTree ? undefined : known && known.slot === live ? known.manifest : await readManifest(where.manifest(live as Slot));
     // A manifest whose list of files is damaged tells nothing.
     const liveManifest = read?.files() ? read : undefined;
-    const liveFiles = liveManifest?.files() ?? new Map<string, string>();
+    const liveFiles = liveManifest?.files();
 
     // What this tree holds. When it is the tree the live one was built beside, the live manifest
     // says how it differs, and its own manifest need not be read beyond its first line. A tree
     // whose manifest is missing or damaged is built again from nothing.
     const header = await readManifestHeader(where.manifest(slot));
     let existing: Holding | undefined;
-    if (header && liveManifest && liveManifest.previous !== '' && header.key === liveManifest.previous)
-      existing = beforeLive(liveManifest, liveFiles);
+    if (header && liveFiles && liveManifest!.previous !== '' && header.key === liveManifest!.previous)
+      existing = beforeLive(liveManifest!, liveFiles);
     else if (header) {
       const files = (await readManifest(where.manifest(slot)))?.files();
       if (files) existing = holding(files);
     }
     const before = existing !== undefined;
-    existing ??= holding(new Map());
+    existing ??= holding();
     if (!before) await discard(tree, where.root);
     await fs.mkdir(tree, { recursive: true });
     // Before the first file of the tree changes, its manifest goes: until a new one is written, the
@@ -241,33 +241,34 @@ export async function openTree(outDir: string, known?: Live, started?: Writer): 
       memory?: () => string,
     ): Promise<PublishResult> => {
       const result: PublishResult = { files: 0, bytes: 0, written: 0, linked: 0, removed: 0 };
-      // This tree's files in the order they come, paths and hashes side by side: cheaper than a map
-      // for a quarter of a million files. A set of the paths is made only if it is asked for.
-      const rels: string[] = [];
-      const hashes: string[] = [];
-      let paths: Set<string> | undefined;
-      const holds = (rel: string) => (paths ??= new Set(rels)).has(rel);
+      // This tree's files in the order they come, as its manifest will list them: a file the live
+      // tree holds as it is takes that tree's line. They are read back only if asked for.
+      const lines = new Lines();
+      let lastRel: string | undefined;
+      let lastHash: string | undefined;
+      let paths: FileList | undefined;
+      const holds = (rel: string) => (paths ??= lines.read()).has(rel);
       // A failed write ends the build at once (the rest would be written for nothing).
       const check = () => {
         const failed = failure();
         if (failed) throw failed;
       };
       /** Queues a file; a promise only when the writer is far enough behind to wait for. */
-      const schedule = (file: OutputFile, hash: string, linkTo?: string): Promise<void> | undefined => {
-        const wait = place(file, hash, linkTo);
+      const schedule = (file: OutputFile, hash: string, linkTo?: string, was?: string): Promise<void> | undefined => {
+        const wait = place(file, hash, linkTo, was);
         if (wait) return wait.then(check);
         check();
         return undefined;
       };
-      /** `linkTo`: a path of this tree placed before, with the same bytes. */
-      const place = (file: OutputFile, hash: string, linkTo?: string) => {
+      /** `linkTo`: a path of this tree placed before, with the same bytes; `was`: the live tree's hash. */
+      const place = (file: OutputFile, hash: string, linkTo?: string, was?: string) => {
         const target = within(tree, file.rel);
         const replace = existing.get(file.rel) !== undefined;
         if (linkTo) {
           result.linked++;
           return writer.add({ path: target, from: within(tree, linkTo), replace });
         }
-        if (liveTree && liveFiles.get(file.rel) === hash) {
+        if (liveTree && was === hash) {
           result.linked++;
           return writer.add({ path: target, from: within(liveTree, file.rel), replace });
         }
@@ -290,7 +291,7 @@ export async function openTree(outDir: string, known?: Live, started?: Writer): 
       const diverge = async () => {
         diverged = true;
         await distrust();
-        for (const file of waiting.splice(0)) await schedule(file, file.hash);
+        for (const file of waiting.splice(0)) await schedule(file, file.hash, undefined, file.hash);
       };
       // How the live tree (the other one, once this is swapped in) differs from this one; with no
       // live tree there is nothing to say.
@@ -306,20 +307,23 @@ export async function openTree(outDir: string, known?: Live, started?: Writer): 
         if (!liveTree) return fs.rm(tree, { recursive: true, force: true });
         const state = new Map<string, string>();
         for (const rel of existing.paths()) state.set(rel, existing.get(rel)!);
-        rels.forEach((rel, i) => state.set(rel, hashes[i]!));
+        for (const [rel, hash] of lines.read()) state.set(rel, hash);
         for (const target of writer.failed.keys()) state.delete(path.relative(tree, target).split(path.sep).join('/'));
         const unfinished = { key: '', tool: inputs().tool, sources: [], records: {} };
         await writeManifest(where, slot, unfinished, state, { previous: '', diff: new Map() });
       };
       try {
         for (const file of files) {
-          const was = liveFiles.get(file.rel);
+          const line = liveFiles ? liveFiles.indexOf(file.rel) : -1;
+          const was = line < 0 ? undefined : liveFiles!.hash(line);
           const hash = file.hash ?? (file.carried ? was : hashBody(file.body!));
           if (hash === undefined) throw new Error(`the live tree's manifest lacks ${file.rel}; remove the output folder and build again`);
           // A file that repeats the one just before it is linked to it.
-          const linkTo = file.sameAs !== undefined && file.sameAs === rels.at(-1) && hash === hashes.at(-1) ? file.sameAs : undefined;
-          rels.push(file.rel);
-          hashes.push(hash);
+          const linkTo = file.sameAs !== undefined && file.sameAs === lastRel && hash === lastHash ? file.sameAs : undefined;
+          if (was === hash) lines.take(liveFiles!, line);
+          else lines.add(file.rel, hash);
+          lastRel = file.rel;
+          lastHash = hash;
           result.files++;
           result.bytes += sizeOf(hash);
           if (was !== undefined) shared++;
@@ -331,7 +335,7 @@ export async function openTree(outDir: string, known?: Live, started?: Writer): 
           }
           if (!diverged) await diverge();
           if (existing.get(file.rel, was) !== hash) {
-            const wait = schedule(file, hash, linkTo);
+            const wait = schedule(file, hash, linkTo, was);
             if (wait) await wait;
           }
         }
@@ -340,18 +344,16 @@ export async function openTree(outDir: string, known?: Live, started?: Writer): 
         throw err;
       }
       const id = inputs();
-      if (!diverged && !plain && liveManifest && liveFiles.size === result.files) {
+      if (!diverged && !plain && liveManifest && liveFiles!.size === result.files) {
         // Same bytes as the live tree: record the new inputs, write no file.
-        await writeManifest(where, live as Slot, id, liveFiles, liveManifest, memory);
+        await writeManifest(where, live as Slot, id, liveFiles!, liveManifest, memory);
         return { ...result, unchanged: result.files };
       }
       if (!diverged) await diverge();
       // The live tree (the one the next build writes into), as it differs from this one; and this
       // tree's memory and manifest, made while the writer places the last files.
-      if (diff && shared < liveFiles.size) for (const [rel, hash] of liveFiles) if (!holds(rel)) diff.set(rel, hash);
-      const texts = plain
-        ? undefined
-        : manifestTexts(id, pairs(rels, hashes), { previous: liveManifest?.key ?? '', diff: diff ?? new Map() }, memory);
+      if (diff && shared < liveFiles!.size) for (const [rel, hash] of liveFiles!) if (!holds(rel)) diff.set(rel, hash);
+      const texts = plain ? undefined : manifestTexts(id, lines, { previous: liveManifest?.key ?? '', diff: diff ?? new Map() }, memory);
       await writer.flush();
       const failed = failure();
       if (failed) {
@@ -361,7 +363,7 @@ export async function openTree(outDir: string, known?: Live, started?: Writer): 
 
       // What the tree holds that this build did not make. When every file of the live tree is among
       // this build's, that can only be a file the live tree lacks: those are looked through alone.
-      const beyond = liveManifest && shared === liveFiles.size ? existing.beyondLive?.() : undefined;
+      const beyond = liveFiles && shared === liveFiles.size ? existing.beyondLive?.() : undefined;
       let gone: string[];
       if (beyond) {
         const madeHere = new Set(added);
@@ -434,7 +436,7 @@ async function writeManifest(
   where: ReturnType<typeof layout>,
   slot: Slot,
   id: Inputs,
-  files: Iterable<[string, string]>,
+  files: Iterable<[string, string]> | Lines | FileList,
   other: { previous: string; diff: Map<string, string> },
   memory?: () => string,
 ): Promise<void> {
@@ -449,7 +451,7 @@ interface ManifestTexts {
 
 function manifestTexts(
   id: Inputs,
-  files: Iterable<[string, string]>,
+  files: Iterable<[string, string]> | Lines | FileList,
   other: { previous: string; diff: Map<string, string> },
   memory?: () => string,
 ): ManifestTexts {
@@ -464,11 +466,6 @@ async function putManifest(where: ReturnType<typeof layout>, slot: Slot, texts: 
   if (texts.memory !== undefined) await put(where.memory(slot), texts.memory);
   else await fs.rm(where.memory(slot), { force: true });
   await put(where.manifest(slot), texts.manifest);
-}
-
-/** Paths and hashes, side by side, as pairs. */
-function* pairs(rels: string[], hashes: string[]): Generator<[string, string]> {
-  for (let i = 0; i < rels.length; i++) yield [rels[i]!, hashes[i]!];
 }
 
 async function pruneEmptyDirs(tree: string, removed: string[]): Promise<void> {

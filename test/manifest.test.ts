@@ -1,7 +1,7 @@
 // A tree's manifest reads back as it was written, whatever its paths hold, and a damaged one reads
 // as no manifest at all (its tree is then built again from nothing).
 import { describe, expect, it } from 'vitest';
-import { formatManifest, parseManifest } from '../build/manifest.ts';
+import { FileList, formatManifest, Lines, parseManifest } from '../build/manifest.ts';
 
 const written = {
   key: 'k1',
@@ -44,4 +44,58 @@ describe('manifests', () => {
     expect(cut.sources.size).toBe(3);
     expect(cut.files()).toBeUndefined();
   });
+
+  it('list files that answer by path, in order, out of order and after many misses', () => {
+    const pairs = Array.from({ length: 40 }, (_, i): [string, string] => [`api/v2/move/${i}/index.json`, `${i + 10}.h${i}`]);
+    pairs.push(['odd\tpath.svg', '3.b'], ['"quoted".json', '4.c']);
+    const list = parseManifest(formatManifest({ ...written, files: pairs }))!.files()!;
+    expect(list.size).toBe(42);
+    expect([...list]).toEqual(pairs);
+    // In order, each found where the last one ended; the same path again, where it was.
+    for (const [rel, hash] of pairs) {
+      expect(list.get(rel)).toBe(hash);
+      expect(list.get(rel)).toBe(hash);
+    }
+    // Out of order, and absent: first looked for in the text, then in an index of every path.
+    for (let round = 0; round < 3; round++) {
+      for (const i of [30, 2, 41, 17, 40, 0, 39]) expect(list.get(pairs[i]![0])).toBe(pairs[i]![1]);
+      expect(list.has('api/v2/move/400/index.json')).toBe(false);
+      expect(list.has('api/v2/move/4')).toBe(false);
+      expect(list.has('pi/v2/move/4/index.json')).toBe(false);
+    }
+    expect(list.bytes(list.indexOf('api/v2/move/7/index.json'))).toBe(17);
+  });
+
+  it('make lists of their own lines and runs of another list, the same as written whole', () => {
+    const live = FileList.parse(formatManifest({ ...written, files: written.files }).split(/^(?=f\t)/m).slice(1).join(''), 3)!;
+    expect([...live]).toEqual([...written.files]);
+    const lines = new Lines();
+    lines.take(live, 0);
+    lines.add('api/v2/type/2/index.json', '9.z');
+    lines.take(live, 1);
+    lines.take(live, 2);
+    lines.take(live, 0);
+    const expected: Array<[string, string]> = [
+      ['api/v2/type/1/index.json', '12.a'],
+      ['api/v2/type/2/index.json', '9.z'],
+      ['api/v2/type/fire/index.json', '12.a'],
+      ['odd\tpath.svg', '3.b'],
+      ['api/v2/type/1/index.json', '12.a'],
+    ];
+    expect(lines.size).toBe(5);
+    expect([...lines.read()]).toEqual(expected);
+    const whole = new Lines();
+    for (const [rel, hash] of expected) whole.add(rel, hash);
+    expect(lines.text()).toBe(whole.text());
+  });
+
+  it('list no files when the lines are not as many as the header says, or not whole', () => {
+    const text = formatManifest(written);
+    expect(parseManifest(text.replace(/\nf\t[^\n]*\n$/, '\n'))!.files()).toBeUndefined();
+    expect(parseManifest(text + 'f\textra.json\t1.x\n')!.files()).toBeUndefined();
+    expect(parseManifest(text.slice(0, -1))!.files()).toBeUndefined();
+    expect(parseManifest(text.replace('\nf\t"', '\nf\t"\\'))!.files()).toBeUndefined();
+    expect(parseManifest(text)!.files()!.size).toBe(3);
+  });
 });
+
