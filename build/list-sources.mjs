@@ -2,13 +2,10 @@
 // order of their paths (`type-x/…` before `type/…`); their names come first (`listNames`), so that
 // a build can start reading some before each is looked at. Plain JavaScript, so that it can run on
 // a thread of its own at once (`listSourcesOnThread`): a rebuild looks at every source, and meanwhile
-// the build's own thread reads what the last build left. The sources parsed late are read on a
-// thread of their own too, which parses the ordinary YAML records among them and sends each back
-// as it goes (`readAheadOnThread`).
+// the build's own thread reads what the last build left, then looks at the rest beside the thread.
 import fs from 'node:fs';
 import path from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { ANCHOR, hashText, loadYaml, MAX_DEPTH, withoutMark } from './fast-yaml.mjs';
 
 export const SOURCE_EXTENSIONS = ['yaml', 'yml', 'json'];
 const SOURCE_NAME = new RegExp(`^[^.].*\\.(${SOURCE_EXTENSIONS.join('|')})$`);
@@ -46,6 +43,41 @@ export function listNames(dataDir) {
   return { names, others };
 }
 
+/** What looking at a name found (`Looks.what`). */
+const MISSING = 0;
+const FILE = 1;
+const OTHER = 2;
+
+/** What is found of each name, by its place: in shared memory, when two threads look. */
+function looks(count, share = (bytes) => new ArrayBuffer(bytes)) {
+  return { size: new Float64Array(share(8 * count)), mtime: new Float64Array(share(8 * count)), what: new Uint8Array(share(count)) };
+}
+
+/** Looks at the names from `from` to `to` (not included). */
+function look(root, names, from, to, found) {
+  for (let i = from; i < to; i++) {
+    const stats = fs.statSync(root + names[i], { throwIfNoEntry: false });
+    found.what[i] = !stats ? MISSING : stats.isFile() ? FILE : OTHER;
+    if (stats) {
+      found.size[i] = stats.size;
+      found.mtime[i] = stats.mtimeMs;
+    }
+  }
+}
+
+/** The sources, from the names and what looking at each found; a name that is not a file joins `others`. */
+function gather(names, others, found) {
+  const sources = [];
+  for (let i = 0; i < names.length; i++) {
+    if (found.what[i] === FILE) sources.push({ path: names[i], size: found.size[i], mtimeMs: found.mtime[i] });
+    else if (found.what[i] === OTHER) others.push(names[i]);
+  }
+  return { sources, others };
+}
+
+// Joined by hand: path.join costs a sixth of the time of the stat itself.
+const rootOf = (dataDir) => path.join(dataDir, '/');
+
 /**
  * Listed and looked at synchronously: several times faster than a glob. The names (`listNames`) are
  * given to `onNames` before each is looked at; one that is not a file is among `others`.
@@ -53,114 +85,67 @@ export function listNames(dataDir) {
 export function listSources(dataDir, onNames) {
   const { names, others } = listNames(dataDir);
   onNames?.(names);
-  const sources = [];
-  // Joined by hand: path.join costs a sixth of the time of the stat itself.
-  const root = path.join(dataDir, '/');
-  for (const name of names) {
-    const stats = fs.statSync(root + name, { throwIfNoEntry: false });
-    if (stats?.isFile()) sources.push({ path: name, size: stats.size, mtimeMs: stats.mtimeMs });
-    else if (stats) others.push(name);
+  const found = looks(names.length);
+  look(rootOf(dataDir), names, 0, names.length, found);
+  return gather(names, others, found);
+}
+
+/** Names are looked at in runs of this many, each taken by whichever thread comes for it first. */
+const RUN = 256;
+
+/** Takes runs of names to look at (`next[0]`, shared, is the first not taken) until none is left. */
+function lookShared(root, names, next, found) {
+  for (;;) {
+    const from = Atomics.add(next, 0, RUN);
+    if (from >= names.length) return;
+    look(root, names, from, Math.min(from + RUN, names.length), found);
   }
-  return { sources, others };
-}
-
-/** This module on a thread of its own, given `data`: the one message the thread sends back. */
-function onThread(data, what) {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL(import.meta.url), { workerData: data, execArgv: [] });
-    worker.once('message', resolve);
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the ${what} thread stopped (exit code ${code})`)));
-  });
-}
-
-/** `listSources` on a thread of its own; sent back as strings and two arrays, which cost little to pass. */
-export async function listSourcesOnThread(dataDir) {
-  const { paths, size, mtime, others } = await onThread({ listSources: dataDir }, 'listing');
-  const sources = paths === '' ? [] : paths.split('\0').map((p, i) => ({ path: p, size: size[i], mtimeMs: mtime[i] }));
-  return { sources, others };
 }
 
 /**
- * Files (absolute paths) read on a thread of its own, in order, and each ordinary YAML record parsed
- * there too: for each file its hash and either the record as JSON (`json`) or its text, for the
- * build to parse itself (a document with anchors, one js-yaml refuses, a .json file); nothing for
- * a file that cannot be read, or is over `maxBytes`. The results come in batches on `port`, as
- * `[index, result][]`. The build tells the thread how far it has got itself (`reached[0]`, the
- * index of the next file it needs): the thread passes over the files before that.
+ * `listSources` with a thread of its own: the thread lists the names and starts looking at the
+ * files at once, while this one does other work; `done()` then has this thread look at the files
+ * not yet looked at too, beside the thread, and gives the listing once every one is.
  */
-export function readAheadOnThread(files, port, reached, maxBytes) {
-  const worker = new Worker(new URL(import.meta.url), {
-    workerData: { readAhead: files, port, reached, maxBytes },
-    transferList: [port],
-    execArgv: [],
-  });
-  worker.unref(); // what it has not sent when the build ends is not needed
-  // A thread that fails sends no more: the build reads the rest itself.
-  worker.on('error', () => {});
-  return worker;
-}
-
-/**
- * A value JSON carries as it is (no number JSON cannot write: NaN, ±Infinity, -0), nested no deeper
- * than the build takes (MAX_DEPTH): one walk for both.
- */
-function plain(value, at = 1) {
-  if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0);
-  if (value === null || typeof value !== 'object') return true;
-  if (at > MAX_DEPTH) return false;
-  for (const key in value) if (!plain(value[key], at + 1)) return false;
-  return true;
-}
-
-function readOne(file, maxBytes) {
-  let text;
-  try {
-    // Listed by name alone (`listNames`): a file too large to take is left for the build to report.
-    if (fs.statSync(file).size > maxBytes) return undefined;
-    text = withoutMark(fs.readFileSync(file, 'utf8'));
-  } catch {
-    return undefined;
-  }
-  const hash = hashText(text);
-  if (!/\.ya?ml$/.test(file) || text.trim() === '' || ANCHOR.test(text)) return { hash, text };
-  try {
-    // A document nested too deep is left to the build too: what it says of one depends on how far
-    // its own thread's stack lets js-yaml go, and this thread's is larger.
-    const value = loadYaml(text);
-    if (plain(value)) return { hash, json: JSON.stringify(value) };
-  } catch {} // the build parses it again, and says what is wrong
-  return { hash, text };
-}
-
-if (!isMainThread && workerData?.readAhead !== undefined) {
-  const { readAhead: files, port, reached, maxBytes } = workerData;
-  let batch = [];
-  let bytes = 0;
-  for (let i = 0; i < files.length; i++) {
-    if (i < Atomics.load(reached, 0)) continue;
-    const result = readOne(files[i], maxBytes);
-    batch.push([i, result]);
-    bytes += result?.json?.length ?? result?.text?.length ?? 0;
-    // Small batches, so that the build finds each record soon after it is read.
-    if (batch.length === 16 || bytes > 256 * 1024) {
-      port.postMessage(batch);
-      batch = [];
-      bytes = 0;
-    }
-  }
-  port.postMessage(batch);
-  port.close();
+export function listSourcesOnThread(dataDir) {
+  const worker = new Worker(new URL(import.meta.url), { workerData: { listSources: dataDir }, execArgv: [] });
+  // The thread's two messages: the names, with where what is found goes; then that its last run is done.
+  const told = [];
+  const replies = [0, 1].map(() => new Promise((resolve, reject) => told.push({ resolve, reject })));
+  let got = 0;
+  worker.on('message', (message) => told[got++]?.resolve(message));
+  const fail = (err) => {
+    for (const reply of told.slice(got)) reply.reject(err);
+  };
+  worker.once('error', fail);
+  worker.once('exit', (code) => fail(new Error(`the listing thread stopped (exit code ${code})`)));
+  for (const reply of replies) reply.catch(() => {}); // each is awaited by done()
+  return {
+    async done() {
+      const { names: joined, others, next, size, mtime, what } = await replies[0];
+      const names = joined === '' ? [] : joined.split('\0');
+      const found = { size: new Float64Array(size), mtime: new Float64Array(mtime), what: new Uint8Array(what) };
+      lookShared(rootOf(dataDir), names, new Int32Array(next), found);
+      await replies[1];
+      return gather(names, others, found);
+    },
+  };
 }
 
 if (!isMainThread && workerData?.listSources !== undefined) {
-  const { sources, others } = listSources(workerData.listSources);
-  const size = new Float64Array(sources.length);
-  const mtime = new Float64Array(sources.length);
-  sources.forEach((f, i) => {
-    size[i] = f.size;
-    mtime[i] = f.mtimeMs;
+  const dataDir = workerData.listSources;
+  const { names, others } = listNames(dataDir);
+  const shared = (bytes) => new SharedArrayBuffer(Math.max(bytes, 8));
+  const next = shared(4);
+  const found = looks(names.length, shared);
+  parentPort.postMessage({
+    names: names.join('\0'),
+    others,
+    next,
+    size: found.size.buffer,
+    mtime: found.mtime.buffer,
+    what: found.what.buffer,
   });
-  const paths = sources.map((f) => f.path).join('\0');
-  parentPort.postMessage({ paths, size, mtime, others }, [size.buffer, mtime.buffer]);
+  lookShared(rootOf(dataDir), names, new Int32Array(next), found);
+  parentPort.postMessage('done');
 }

@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type jsyaml from 'js-yaml';
 import { ANCHOR, hashText, loadYaml, MAX_DEPTH, withoutMark } from './fast-yaml.mjs';
-import { listSources, listSourcesOnThread, readAheadOnThread, SOURCE_EXTENSIONS, type ReadAhead } from './list-sources.mjs';
+import { listSources, listSourcesOnThread, SOURCE_EXTENSIONS } from './list-sources.mjs';
+import { readAheadOnThread, type ReadAhead } from './read-ahead.mjs';
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { UsageError } from './config.ts';
 import { positionAt } from './locate.ts';
@@ -63,11 +64,12 @@ export async function readSources(
   // Paths are given relative to the data folder's parent (`data/type/fire.yaml`).
   const prefix = relativeTo(path.dirname(dataDir), dataDir);
   const root = path.join(dataDir, '/');
+  // On a thread, the files are listed while what is known is read; then this thread helps look at them.
   const listing = onThread
     ? listSourcesOnThread(dataDir)
     : listSources(dataDir, onNames && ((names) => onNames(names.map((name) => root + name))));
   known = (await known) ?? new Map();
-  const { sources: found, others } = await listing;
+  const { sources: found, others } = 'done' in listing ? await listing.done() : listing;
   for (const name of others) problems.add(notRead(name, prefix));
   if (found.length === 0 && others.length === 0) {
     problems.add({

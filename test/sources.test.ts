@@ -5,7 +5,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MessageChannel } from 'node:worker_threads';
 import { hashText, loadYaml, withoutMark } from '../build/fast-yaml.mjs';
-import { readAheadOnThread, type ReadAhead } from '../build/list-sources.mjs';
+import { listSources, listSourcesOnThread } from '../build/list-sources.mjs';
+import { readAheadOnThread, type ReadAhead } from '../build/read-ahead.mjs';
 import { MAX_FILE_BYTES, parseOne, READ_AHEAD_ON_THREAD, readAhead, readSources, startReading, type SourceFile } from '../build/load.ts';
 import { Problems } from '../build/problems.ts';
 import { tempDir } from './helpers.ts';
@@ -31,6 +32,18 @@ describe('the source listing', () => {
       here.map(({ rel, size, mtimeMs }) => ({ rel, size, mtimeMs })),
     );
     expect(onThread[0]!.size).toBe(6);
+
+    // Thousands, looked at by the thread and this one side by side in runs: the same as here, in order,
+    // with the entries that are not files among the others.
+    const many = path.join(await tempDir(), 'many');
+    fs.mkdirSync(path.join(many, 'stat'), { recursive: true });
+    for (let i = 0; i < 3000; i++) fs.writeFileSync(path.join(many, 'stat', `s${i}.yaml`), 'x'.repeat(i % 7));
+    for (const i of [5, 1500, 2999]) fs.mkdirSync(path.join(many, 'stat', `s${i}-dir.yaml`));
+    const sync = listSources(many);
+    expect(sync.sources).toHaveLength(3000);
+    expect(sync.sources[1]).toMatchObject({ path: 'stat/s1.yaml', size: 1 });
+    expect(sync.others).toEqual(['stat/s1500-dir.yaml', 'stat/s2999-dir.yaml', 'stat/s5-dir.yaml']);
+    expect(await listSourcesOnThread(many).done()).toEqual(sync);
 
     // The names are given as soon as they are listed, before any file is looked at: the same files,
     // and an entry that is not a file among them (it is reported instead).
