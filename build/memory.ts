@@ -11,6 +11,10 @@ export interface Remembered {
   derived: string;
   /** Its facts, as JSON. */
   facts: string;
+  /** The memory's text, and where this record's line lies in it (its newline included). */
+  text: string;
+  start: number;
+  end: number;
 }
 
 /** What the memory must match to be used: the tool and the options, and the live tree's key. */
@@ -21,20 +25,42 @@ export interface MemoryHeader {
 
 const FORMAT = 'records 1';
 
-/** One line per record: path, hash, id, derived hash and facts, separated by tabs. */
+/**
+ * One line per record: path, hash, id, derived hash and facts, separated by tabs. A record remembered
+ * (its file unchanged) whose derived fields came out as before has the line it had: runs of such
+ * lines are taken from the last memory's text as they are.
+ */
 export function formatMemory(header: MemoryHeader, store: Store): string {
-  const lines = [JSON.stringify({ format: FORMAT, ...header })];
+  const parts = [JSON.stringify({ format: FORMAT, ...header }) + '\n'];
+  let run: Remembered | undefined;
+  let end = 0;
+  const close = () => {
+    if (run) parts.push(run.text.slice(run.start, end));
+    run = undefined;
+  };
   for (const kind of store.kinds()) {
     for (const e of store.valid(kind)) {
-      if (!/[\t\n]/.test(e.file.rel)) lines.push(`${e.file.rel}\t${e.file.hash}\t${e.id}\t${e.derived ?? ''}\t${e.facts ?? '{}'}`);
+      const known = e.file.known;
+      if (known && e.derived === known.derived) {
+        if (run?.text !== known.text || end !== known.start) {
+          close();
+          run = known;
+        }
+        end = known.end;
+        continue;
+      }
+      close();
+      if (!/[\t\n]/.test(e.file.rel)) parts.push(`${e.file.rel}\t${e.file.hash}\t${e.id}\t${e.derived ?? ''}\t${e.facts ?? '{}'}\n`);
     }
   }
-  return lines.join('\n') + '\n';
+  close();
+  return parts.join('');
 }
 
 /** The records remembered, by source path; undefined when there is no memory or it is not for this build. */
 export function parseMemory(text: string | undefined, expected: MemoryHeader): Map<string, Remembered> | undefined {
-  if (!text) return undefined;
+  // Each line ends with a newline: a text that does not was cut short.
+  if (!text?.endsWith('\n')) return undefined;
   const end = text.indexOf('\n');
   try {
     const header = JSON.parse(end < 0 ? text : text.slice(0, end));
@@ -55,7 +81,15 @@ export function parseMemory(text: string | undefined, expected: MemoryHeader): M
       if (t1 < 0 || t2 < 0 || t3 < 0 || t4 < 0 || t4 > nl) return undefined;
       const id = Number(text.slice(t2 + 1, t3));
       if (!Number.isInteger(id)) return undefined;
-      out.set(text.slice(at, t1), { hash: text.slice(t1 + 1, t2), id, derived: text.slice(t3 + 1, t4), facts: text.slice(t4 + 1, nl) });
+      out.set(text.slice(at, t1), {
+        hash: text.slice(t1 + 1, t2),
+        id,
+        derived: text.slice(t3 + 1, t4),
+        facts: text.slice(t4 + 1, nl),
+        text,
+        start: at,
+        end: nl + 1,
+      });
     }
     at = nl + 1;
   }
