@@ -292,7 +292,7 @@ async function run(
       derive(store, problems, new Set([...kinds].filter((kind) => !affected || affected.has(kind))));
       const stale = settle(store, schemas, affected, kinds);
       if (stale.size > 0) {
-        // A record outside those kinds whose files the live tree lacks: its kind is derived after all.
+        // A record outside those kinds that cannot be carried over (it was read again): its kind is derived after all.
         derive(store, problems, stale);
         settle(store, schemas, new Set([...affected!, ...stale]), kinds);
       }
