@@ -83,7 +83,7 @@ export function formatManifest(
  * A tree's files as its manifest lists them, in order, read from the manifest's text where they lie:
  * no string is made for a line until it is asked for. Looked up by path, it answers at once when
  * asked in the order the files are listed, as a rebuild asks (what follows the last file found, or
- * that file again); otherwise from an index of every path, made when first needed.
+ * that file again); otherwise it searches the text (`search`).
  */
 export class FileList implements Files {
   readonly size: number;
@@ -111,7 +111,11 @@ export class FileList implements Files {
     starts[n] = text.length + 2; // where the path of a line after the last would start
     const list = new FileList(text, starts, hashes);
     // A path written as a JSON string must read as one.
-    for (let i = 0; i < n; i++) if (text.charCodeAt(starts[i]!) === 0x22 /* " */ && list.rel(i) === undefined) return undefined;
+    try {
+      for (let i = 0; i < n; i++) if (text.charCodeAt(starts[i]!) === 0x22 /* " */) list.rel(i);
+    } catch {
+      return undefined;
+    }
     return list;
   }
 
@@ -127,27 +131,11 @@ export class FileList implements Files {
 
   /** The path of line `i`. */
   rel(i: number): string {
-    const start = this.starts[i]!;
-    const field = this.source.slice(start, this.hashes[i]! - 1);
-    if (this.source.charCodeAt(start) !== 0x22) return field;
-    try {
-      return JSON.parse(field) as string;
-    } catch {
-      return undefined as unknown as string; // only while parsing, which then refuses the list
-    }
+    return decode(this.source.slice(this.starts[i]!, this.hashes[i]! - 1));
   }
   /** The hash of line `i`. */
   hash(i: number): string {
     return this.source.slice(this.hashes[i]!, this.starts[i + 1]! - 3);
-  }
-  /** The size of line `i`'s file, which its hash begins with (output.ts). */
-  bytes(i: number): number {
-    let n = 0;
-    for (let at = this.hashes[i]!; ; at++) {
-      const digit = this.source.charCodeAt(at) - 48;
-      if (!(digit >= 0 && digit <= 9)) return n;
-      n = n * 10 + digit;
-    }
   }
   /** Lines `from` to `to` (not included), as they are written. */
   lines(from: number, to: number): string {
@@ -181,8 +169,11 @@ export class FileList implements Files {
     }
     if (this.index) return this.index.get(rel) ?? -1;
     const needle = `f\t${encode(rel)}\t`;
-    const at = this.source.startsWith(needle) ? 0 : this.source.indexOf(`\n${needle}`) + 1;
-    if (at === 0 && !this.source.startsWith(needle)) return -1;
+    let at = 0;
+    if (!this.source.startsWith(needle)) {
+      at = this.source.indexOf(`\n${needle}`) + 1;
+      if (at === 0) return -1;
+    }
     // The line that starts there.
     let low = 0;
     let high = this.size - 1;

@@ -63,7 +63,6 @@ describe('manifests', () => {
       expect(list.has('api/v2/move/4')).toBe(false);
       expect(list.has('pi/v2/move/4/index.json')).toBe(false);
     }
-    expect(list.bytes(list.indexOf('api/v2/move/7/index.json'))).toBe(17);
   });
 
   it('make lists of their own lines and runs of another list, the same as written whole', () => {
