@@ -43,7 +43,7 @@ export function listNames(dataDir) {
   return { names, others };
 }
 
-/** What looking at a name found (`Looks.what`). */
+/** What looking at a name found (`what`, in `looks`). */
 const MISSING = 0;
 const FILE = 1;
 const OTHER = 2;
@@ -122,10 +122,10 @@ export function listSourcesOnThread(dataDir) {
   for (const reply of replies) reply.catch(() => {}); // each is awaited by done()
   return {
     async done() {
-      const { names: joined, others, next, size, mtime, what } = await replies[0];
+      // The arrays come in shared memory: what either thread finds, the other sees.
+      const { names: joined, others, next, found } = await replies[0];
       const names = joined === '' ? [] : joined.split('\0');
-      const found = { size: new Float64Array(size), mtime: new Float64Array(mtime), what: new Uint8Array(what) };
-      lookShared(rootOf(dataDir), names, new Int32Array(next), found);
+      lookShared(rootOf(dataDir), names, next, found);
       await replies[1];
       return gather(names, others, found);
     },
@@ -135,17 +135,9 @@ export function listSourcesOnThread(dataDir) {
 if (!isMainThread && workerData?.listSources !== undefined) {
   const dataDir = workerData.listSources;
   const { names, others } = listNames(dataDir);
-  const shared = (bytes) => new SharedArrayBuffer(Math.max(bytes, 8));
-  const next = shared(4);
-  const found = looks(names.length, shared);
-  parentPort.postMessage({
-    names: names.join('\0'),
-    others,
-    next,
-    size: found.size.buffer,
-    mtime: found.mtime.buffer,
-    what: found.what.buffer,
-  });
-  lookShared(rootOf(dataDir), names, new Int32Array(next), found);
+  const next = new Int32Array(new SharedArrayBuffer(4));
+  const found = looks(names.length, (bytes) => new SharedArrayBuffer(bytes));
+  parentPort.postMessage({ names: names.join('\0'), others, next, found });
+  lookShared(rootOf(dataDir), names, next, found);
   parentPort.postMessage('done');
 }
