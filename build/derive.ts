@@ -367,8 +367,17 @@ export function affectedKinds(changed: ReadonlySet<string>): Set<string> {
 
 /** The derivations computed from `entry` alone, for a record read in full after the others were derived. */
 export function deriveOwn(entry: Entry, problems: Problems, store: Store): void {
-  for (const [key, derivation] of Object.entries(derivations))
-    if (derivation.own && kindOf(key) === entry.kind) derivation.own(entry, { store, problems });
+  const own = ownDerivations.get(entry.kind);
+  if (own) for (const run of own) run(entry, { store, problems });
+}
+
+/** Each kind's derivations from a record alone, in the order `derivations` lists them. */
+const ownDerivations = new Map<string, Array<NonNullable<Derivation['own']>>>();
+for (const [key, derivation] of Object.entries(derivations)) {
+  if (!derivation.own) continue;
+  const kind = kindOf(key);
+  if (!ownDerivations.has(kind)) ownDerivations.set(kind, []);
+  ownDerivations.get(kind)!.push(derivation.own);
 }
 
 /** The fields of `kind` that some derivation reads: what a record's facts hold. */

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type jsyaml from 'js-yaml';
-import { ANCHOR, hashText, loadYaml, MAX_DEPTH, withoutMark } from './fast-yaml.mjs';
+import { ANCHOR, hashText, loadYaml, MAX_DEPTH, readText } from './fast-yaml.mjs';
 import { listSources, listSourcesOnThread, SOURCE_EXTENSIONS } from './list-sources.mjs';
 import { readAheadOnThread, type ReadAhead } from './read-ahead.mjs';
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
@@ -229,10 +229,6 @@ export function readAhead(files: Iterable<SourceFile>, started?: Reading): Ahead
   };
 }
 
-function readText(abs: string): string {
-  return withoutMark(fs.readFileSync(abs, 'utf8'));
-}
-
 export const stampOf = (file: SourceFile): SourceStamp => [file.size, file.mtimeMs, file.hash];
 
 /**
@@ -262,6 +258,7 @@ export function parseSources(files: SourceFile[], problems: Problems): void {
 export function parseOne(file: SourceFile, problems: Problems): void {
   file.parsed = true;
   if (file.json !== undefined) {
+    // The thread that read it sends a record as JSON only if it nests no deeper than MAX_DEPTH.
     file.value = JSON.parse(file.json);
     file.json = undefined;
   } else if (!file.hash.startsWith('oversized:')) {
@@ -273,14 +270,14 @@ export function parseOne(file: SourceFile, problems: Problems): void {
       // A parser that gives up in its own way (a stack too deep, say) still gives a plain problem.
       problems.add({ ...fileStart(file.rel), message: `the file could not be read: ${(err as Error).message}` });
     }
-  }
-  if (file.value !== undefined && depth(file.value, MAX_DEPTH) > MAX_DEPTH) {
-    problems.add({
-      ...fileStart(file.rel),
-      message: `the document nests more than ${MAX_DEPTH} levels deep`,
-      hint: 'a record nests a few levels; this looks like a mistake or an attack',
-    });
-    file.value = undefined;
+    if (file.value !== undefined && depth(file.value, MAX_DEPTH) > MAX_DEPTH) {
+      problems.add({
+        ...fileStart(file.rel),
+        message: `the document nests more than ${MAX_DEPTH} levels deep`,
+        hint: 'a record nests a few levels; this looks like a mistake or an attack',
+      });
+      file.value = undefined;
+    }
   }
   file.text = '';
 }

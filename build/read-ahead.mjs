@@ -3,7 +3,7 @@
 // JavaScript, so that it can run on a thread at once.
 import fs from 'node:fs';
 import { isMainThread, Worker, workerData } from 'node:worker_threads';
-import { ANCHOR, hashText, loadYaml, MAX_DEPTH, withoutMark } from './fast-yaml.mjs';
+import { ANCHOR, hashText, loadYaml, MAX_DEPTH, readText } from './fast-yaml.mjs';
 
 /**
  * Files (absolute paths) read on a thread of its own, in order, and each ordinary YAML record parsed
@@ -42,7 +42,7 @@ function readOne(file, maxBytes) {
   try {
     // Listed by name alone (`listNames`): a file too large to take is left for the build to report.
     if (fs.statSync(file).size > maxBytes) return undefined;
-    text = withoutMark(fs.readFileSync(file, 'utf8'));
+    text = readText(file);
   } catch {
     return undefined;
   }

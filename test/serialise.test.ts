@@ -43,12 +43,38 @@ const KEYS = [
   'chance',
   'method',
   'url2',
+  // Keys that look like indexes are enumerated first, in numeric order: '10' before '9', though '9'
+  // sorts after '10', and both after 'B'.
+  '9',
+  '10',
 ];
 
 function value(next: () => number, depth: number): unknown {
   const pick = next();
   if (depth > 3 || pick < 0.3) {
-    const leaves = ['text', 'quote " and \\ and \n', 12, -3.5, true, null, undefined, 'é☃'];
+    // Strings JSON writes as they are and strings it escapes (a lone surrogate among them), and
+    // numbers JSON writes as String does and those it writes as null.
+    const leaves = [
+      'text',
+      'quote " and \\ and \n',
+      'é☃',
+      '\u007f and \u2028',
+      '\u001f',
+      '😀',
+      'lone \ud800',
+      '\udc00',
+      12,
+      -3.5,
+      -0,
+      1e21,
+      0.1 + 0.2,
+      2 ** 53 + 2,
+      NaN,
+      -Infinity,
+      true,
+      null,
+      undefined,
+    ];
     return leaves[Math.floor(next() * leaves.length)];
   }
   if (pick < 0.5) return Array.from({ length: Math.floor(next() * 4) }, () => value(next, depth + 1));

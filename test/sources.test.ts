@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MessageChannel } from 'node:worker_threads';
-import { hashText, loadYaml, withoutMark } from '../build/fast-yaml.mjs';
+import { hashText, loadYaml, readText, withoutMark } from '../build/fast-yaml.mjs';
 import { listSources, listSourcesOnThread } from '../build/list-sources.mjs';
 import { readAheadOnThread, type ReadAhead } from '../build/read-ahead.mjs';
 import { MAX_FILE_BYTES, parseOne, READ_AHEAD_ON_THREAD, readAhead, readSources, startReading, type SourceFile } from '../build/load.ts';
@@ -81,6 +81,34 @@ function readOnThread(paths: string[], reached = 0, maxBytes = MAX_FILE_BYTES): 
   readAheadOnThread(paths, port2, shared, maxBytes);
   return new Promise((resolve) => port1.on('close', () => resolve(results)));
 }
+
+describe('reading a source file', () => {
+  it('gives what readFileSync gives, whatever the size, and throws where it throws', async () => {
+    const dir = await tempDir();
+    const kib = 1024;
+    const texts: Record<string, Buffer> = {
+      'empty.yaml': Buffer.alloc(0),
+      'small.yaml': Buffer.from('id: 1\nname: a\n'),
+      'marked.yaml': Buffer.from('\ufeffid: 2\n'),
+      // Bytes that are not UTF-8: a lone continuation byte, a sequence cut short, an 0xff.
+      'broken.yaml': Buffer.from([0x69, 0x64, 0x3a, 0x20, 0x80, 0xe2, 0x82, 0x0a, 0xff]),
+      // The buffer kept between files starts at 64 KiB: a file of that size exactly, one byte
+      // more, and a larger one with a character of three bytes across each place it grows.
+      'exact.yaml': Buffer.alloc(64 * kib, 'a'),
+      'over.yaml': Buffer.alloc(64 * kib + 1, 'b'),
+      'large.yaml': Buffer.from('x'.repeat(64 * kib - 1) + '€' + 'y'.repeat(64 * kib - 2) + '€' + 'z'.repeat(100 * kib)),
+    };
+    for (const [name, bytes] of Object.entries(texts)) fs.writeFileSync(path.join(dir, name), bytes);
+    // Read twice over, small after large: what a larger file left in the buffer does not show.
+    for (const name of [...Object.keys(texts), ...Object.keys(texts)]) {
+      const abs = path.join(dir, name);
+      expect(readText(abs), name).toBe(withoutMark(fs.readFileSync(abs, 'utf8')));
+    }
+    expect(readText(path.join(dir, 'marked.yaml'))).toBe('id: 2\n');
+    expect(() => readText(path.join(dir, 'missing.yaml'))).toThrow(/ENOENT/);
+    expect(() => readText(dir)).toThrow(/EISDIR/);
+  });
+});
 
 describe('the thread that reads late records ahead', () => {
   const texts: Record<string, string> = {
