@@ -1,6 +1,6 @@
-// The fast way to read a YAML source: js-yaml, for an ordinary record. Plain JavaScript, shared by
-// the build (load.ts) and the thread that reads the late kinds' records ahead (read-ahead.mjs),
-// so that both read a record the same way. A document with anchors goes to the careful parser
+// The fast way to read a source file (`readText`) and a YAML record in it: js-yaml, for an ordinary
+// record. Plain JavaScript, shared by the build (load.ts) and the thread that reads the late kinds'
+// records ahead (read-ahead.mjs), so that both read a record the same way. A document with anchors goes to the careful parser
 // (load.ts), and so does one that js-yaml refuses.
 import { hash } from 'node:crypto';
 import fs from 'node:fs';
