@@ -43,8 +43,8 @@ const KEYS = [
   'chance',
   'method',
   'url2',
-  // Keys that look like indexes are enumerated first, in numeric order: '10' before '9', though '9'
-  // sorts after '10', and both after 'B'.
+  // Keys that look like indexes are enumerated first, in numeric order: '9' before '10', though '10'
+  // sorts first as a string.
   '9',
   '10',
 ];

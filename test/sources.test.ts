@@ -92,11 +92,11 @@ describe('reading a source file', () => {
       'marked.yaml': Buffer.from('\ufeffid: 2\n'),
       // Bytes that are not UTF-8: a lone continuation byte, a sequence cut short, an 0xff.
       'broken.yaml': Buffer.from([0x69, 0x64, 0x3a, 0x20, 0x80, 0xe2, 0x82, 0x0a, 0xff]),
-      // The buffer kept between files starts at 64 KiB: a file of that size exactly, one byte
-      // more, and a larger one with a character of three bytes across each place it grows.
+      // The buffer kept between files starts at 64 KiB and doubles: a file of that size exactly,
+      // one byte more, and a larger one with a character of three bytes across 64 and 128 KiB.
       'exact.yaml': Buffer.alloc(64 * kib, 'a'),
       'over.yaml': Buffer.alloc(64 * kib + 1, 'b'),
-      'large.yaml': Buffer.from('x'.repeat(64 * kib - 1) + '€' + 'y'.repeat(64 * kib - 2) + '€' + 'z'.repeat(100 * kib)),
+      'large.yaml': Buffer.from('x'.repeat(64 * kib - 1) + '€' + 'y'.repeat(64 * kib - 3) + '€' + 'z'.repeat(100 * kib)),
     };
     for (const [name, bytes] of Object.entries(texts)) fs.writeFileSync(path.join(dir, name), bytes);
     // Read twice over, small after large: what a larger file left in the buffer does not show.
