@@ -5,9 +5,9 @@ import path from 'node:path';
 import { baseUrlFromEnv, checkBaseUrl } from './config.ts';
 import {
   hashText,
-  READ_AHEAD_ON_THREAD,
   readAhead,
   readSources,
+  readsAheadOnThread,
   stampOf,
   startReading,
   THREAD_THRESHOLD,
@@ -70,6 +70,11 @@ export interface BuildOptions {
   plain?: boolean;
   /** Read and check source files on worker threads (by default when there are many to read). */
   threads?: boolean;
+  /**
+   * Read the late kinds' records ahead on a thread of their own, when not on threads (by default when
+   * there are many and a core to spare, `readsAheadOnThread`).
+   */
+  readAhead?: boolean;
   /** Told when a stage ends, and how far writing has got (records done of all). */
   onProgress?: (event: Progress) => void;
 }
@@ -198,7 +203,7 @@ async function run(
           if (options.threads ?? abs.length >= THREAD_THRESHOLD) return; // read on threads (check-threads.ts)
           const late = new Set(publishOrder(schemaSet().schemas).late);
           const later = abs.filter((file) => late.has(path.basename(path.dirname(file))));
-          if (later.length >= READ_AHEAD_ON_THREAD) readingAhead.early = startReading(later);
+          if (readsAheadOnThread(later.length, options.readAhead)) readingAhead.early = startReading(later);
         })
       : undefined;
   const files = timed('read', await readSources(dataDir, problems, known, onThread, onNames));
@@ -261,7 +266,7 @@ async function run(
     const order = publishOrder(schemas);
     const lateKinds = new Set(order.late);
     const later = new Set(threads ? [] : unread.filter((f) => lateKinds.has(f.kind)));
-    ahead = readAhead(later, readingAhead.early);
+    ahead = readAhead(later, readingAhead.early, options.readAhead);
     // A build that reads every file opened its tree above; a rebuild opens it here, once it knows
     // which files it reads again. The folders of records by name are known from the files, and made
     // at once; each record read is given its folder by id as soon as it reads well, while the rest

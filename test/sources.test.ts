@@ -1,13 +1,23 @@
 // Source files are listed in the order of their paths, whatever order the file system gives them
 // in: the build indexes them, and so reports clashes and writes lists, in that order.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MessageChannel } from 'node:worker_threads';
 import { hashText, loadYaml, readText, withoutMark } from '../build/fast-yaml.mjs';
 import { listSources, listSourcesOnThread } from '../build/list-sources.mjs';
 import { readAheadOnThread, type ReadAhead } from '../build/read-ahead.mjs';
-import { MAX_FILE_BYTES, parseOne, READ_AHEAD_ON_THREAD, readAhead, readSources, startReading, type SourceFile } from '../build/load.ts';
+import {
+  MAX_FILE_BYTES,
+  parseOne,
+  READ_AHEAD_ON_THREAD,
+  readAhead,
+  readsAheadOnThread,
+  readSources,
+  startReading,
+  type SourceFile,
+} from '../build/load.ts';
 import { Problems } from '../build/problems.ts';
 import { tempDir } from './helpers.ts';
 
@@ -111,6 +121,22 @@ describe('reading a source file', () => {
 });
 
 describe('the thread that reads late records ahead', () => {
+  it('is started when asked, or for many records with a core to spare beside the build and the writer', () => {
+    const cores = vi.spyOn(os, 'availableParallelism');
+    try {
+      for (const spare of [false, true]) {
+        cores.mockReturnValue(spare ? 3 : 2);
+        expect(readsAheadOnThread(READ_AHEAD_ON_THREAD)).toBe(spare);
+        expect(readsAheadOnThread(READ_AHEAD_ON_THREAD - 1)).toBe(false);
+        expect(readsAheadOnThread(5, true)).toBe(true);
+        expect(readsAheadOnThread(10 * READ_AHEAD_ON_THREAD, false)).toBe(false);
+        expect(readsAheadOnThread(0, true)).toBe(false);
+      }
+    } finally {
+      cores.mockRestore();
+    }
+  });
+
   const texts: Record<string, string> = {
     'plain.yaml': 'id: 1\nname: plain\nlevels: [1, 2.5, -3]\nnote: null\nwhen: 2001-12-14\n',
     'marked.yaml': '\uFEFFid: 2\r\nname: marked\r\n',
@@ -204,7 +230,7 @@ describe('the thread that reads late records ahead', () => {
     for (const wait of [0, 500]) {
       const files = paths.map(source);
       const own = paths.map(source);
-      const ahead = readAhead(files);
+      const ahead = readAhead(files, undefined, true);
       await new Promise((resolve) => setTimeout(resolve, wait));
       const problems = new Problems();
       const ownProblems = new Problems();
