@@ -1,4 +1,4 @@
-export const ANCHOR: RegExp;
+export function hasAnchor(text: string): boolean;
 export function withoutMark(text: string): string;
 export function hashText(text: string): string;
 export function loadYaml(text: string, filename?: string): unknown;

@@ -1,13 +1,18 @@
-// The fast way to read a source file (`readText`) and a YAML record in it: js-yaml, for an ordinary
+// The fast way to read a source file (`readText`) and a YAML record in it (`loadYaml`): the quick
+// reader (quick-yaml.mjs) for a record in the plain block style, js-yaml for any other ordinary
 // record. Plain JavaScript, shared by the build (load.ts) and the thread that reads the late kinds'
-// records ahead (read-ahead.mjs), so that both read a record the same way. A document with anchors goes to the careful parser
-// (load.ts), and so does one that js-yaml refuses.
+// records ahead (read-ahead.mjs), so that both read a record the same way. A document with anchors
+// goes to the careful parser (load.ts), and so does one that js-yaml refuses.
 import { hash } from 'node:crypto';
 import fs from 'node:fs';
 import jsyaml from 'js-yaml';
+import { quickLoad } from './quick-yaml.mjs';
 
 /** Anchors (and with them aliases) mark a document for the careful parser, which caps expansion. */
-export const ANCHOR = /(?:^|[\s[{,:-])&[^\s[\]{},]/m;
+const ANCHOR = /(?:^|[\s[{,:-])&[^\s[\]{},]/m;
+
+/** Whether a document has an anchor (`ANCHOR`); most have no '&' at all, which is quicker to see. */
+export const hasAnchor = (text) => text.includes('&') && ANCHOR.test(text);
 
 /** A text without the byte-order mark some editors put first. */
 export const withoutMark = (text) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
@@ -42,8 +47,8 @@ export function readText(abs) {
 /** What the build compares to know a source has not changed. */
 export const hashText = (text) => hash('sha1', text, 'base64url');
 
-/** An ordinary YAML record as js-yaml reads it; throws where js-yaml refuses it. */
-export const loadYaml = (text, filename) => jsyaml.load(text, { schema: jsyaml.CORE_SCHEMA, filename });
+/** An ordinary YAML record as js-yaml reads it (quickly, when it is written plainly); throws where js-yaml refuses it. */
+export const loadYaml = (text, filename) => quickLoad(text) ?? jsyaml.load(text, { schema: jsyaml.CORE_SCHEMA, filename });
 
 /** Records nest a handful of levels; a document nested deeper than this is refused (load.ts). */
 export const MAX_DEPTH = 32;

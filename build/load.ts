@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type jsyaml from 'js-yaml';
-import { ANCHOR, hashText, loadYaml, MAX_DEPTH, readText } from './fast-yaml.mjs';
+import { hashText, hasAnchor, loadYaml, MAX_DEPTH, readText } from './fast-yaml.mjs';
 import { listSources, listSourcesOnThread, SOURCE_EXTENSIONS } from './list-sources.mjs';
 import { readAheadOnThread, type ReadAhead } from './read-ahead.mjs';
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
@@ -246,19 +246,25 @@ export function readAhead(files: Iterable<SourceFile>, started?: Reading, wanted
 export const stampOf = (file: SourceFile): SourceStamp => [file.size, file.mtimeMs, file.hash];
 
 /**
- * How deep a parsed value nests, stopping past `limit`: the recursion itself goes no deeper than
- * `limit` + 1, whatever the document.
+ * Whether an object or array parsed nests no deeper than `limit` levels (itself the first): the
+ * recursion goes no deeper than `limit` + 1, whatever the document. Arrays are walked by index and
+ * scalars passed over without a call, as every parsed record goes through it: over the areas of a
+ * scale-1 world, 5–9 ms against 14–15 ms for a plain walk of every key.
  */
-function depth(value: unknown, limit: number, at = 1): number {
-  if (value === null || typeof value !== 'object') return 0;
-  let deepest = at;
-  if (at > limit) return deepest;
-  for (const key in value) {
-    const d = depth((value as Record<string, unknown>)[key], limit, at + 1);
-    if (d > deepest) deepest = d;
-    if (deepest > limit) break;
+function nestsWithin(value: object, limit: number, at = 1): boolean {
+  if (at > limit) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (item !== null && typeof item === 'object' && !nestsWithin(item, limit, at + 1)) return false;
+    }
+  } else {
+    for (const key in value) {
+      const item: unknown = (value as Record<string, unknown>)[key];
+      if (item !== null && typeof item === 'object' && !nestsWithin(item, limit, at + 1)) return false;
+    }
   }
-  return deepest;
+  return true;
 }
 
 /**
@@ -284,7 +290,8 @@ export function parseOne(file: SourceFile, problems: Problems): void {
       // A parser that gives up in its own way (a stack too deep, say) still gives a plain problem.
       problems.add({ ...fileStart(file.rel), message: `the file could not be read: ${(err as Error).message}` });
     }
-    if (file.value !== undefined && depth(file.value, MAX_DEPTH) > MAX_DEPTH) {
+    const value = file.value;
+    if (value !== null && typeof value === 'object' && !nestsWithin(value, MAX_DEPTH)) {
       problems.add({
         ...fileStart(file.rel),
         message: `the document nests more than ${MAX_DEPTH} levels deep`,
@@ -324,7 +331,7 @@ function parse(text: string, rel: string, problems: Problems): unknown {
   // careful one, which caps alias expansion, and so does anything the fast one refuses, so that
   // errors carry the careful parser's place and words.
   let fastError: jsyaml.YAMLException | undefined;
-  if (!ANCHOR.test(text)) {
+  if (!hasAnchor(text)) {
     try {
       return loadYaml(text, rel);
     } catch (err) {

@@ -3,7 +3,7 @@
 // JavaScript, so that it can run on a thread at once.
 import fs from 'node:fs';
 import { isMainThread, Worker, workerData } from 'node:worker_threads';
-import { ANCHOR, hashText, loadYaml, MAX_DEPTH, readText } from './fast-yaml.mjs';
+import { hashText, hasAnchor, loadYaml, MAX_DEPTH, readText } from './fast-yaml.mjs';
 
 /**
  * Files (absolute paths) read on a thread of its own, in order, and each ordinary YAML record parsed
@@ -47,7 +47,7 @@ function readOne(file, maxBytes) {
     return undefined;
   }
   const hash = hashText(text);
-  if (!/\.ya?ml$/.test(file) || text.trim() === '' || ANCHOR.test(text)) return { hash, text };
+  if (!/\.ya?ml$/.test(file) || text.trim() === '' || hasAnchor(text)) return { hash, text };
   try {
     // A document nested too deep is left to the build too: what it says of one depends on how far
     // its own thread's stack lets js-yaml go, and this thread's is larger.
