@@ -33,8 +33,12 @@ export const apiPaths = {
   typeIcon: (generation: string, versionGroup: string, typeId: number) =>
     `sprites/types/${generation}/${versionGroup}/${typeId}.svg`,
   /** `variant` is a list such as ['back', 'shiny', 'female']; the front default has none. */
-  formSprite: (variant: readonly string[], formId: number) =>
-    ['sprites/creature-form', ...variant, `${formId}.svg`].join('/'),
+  formSprite: (variant: readonly string[], formId: number) => {
+    // Joined by hand: every form's eight sprites are named on every build, carried over or not.
+    let dir = 'sprites/creature-form/';
+    for (const part of variant) dir += `${part}/`;
+    return `${dir}${formId}.svg`;
+  },
 };
 
 /** Static hosts' rule files (Cloudflare Pages; Netlify reads them too), copied to the output root. */

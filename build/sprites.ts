@@ -52,17 +52,21 @@ export interface FormSprite {
   path: string;
 }
 
+/** Each sprite key's variant, and the folders its files go in (`apiPaths.formSprite`): the same for every form. */
+const SPRITE_VARIANTS = FORM_SPRITE_KEYS.map((key) => {
+  const variant = Object.freeze({ back: key.startsWith('back'), shiny: key.includes('shiny'), female: key.includes('female') });
+  const parts = [variant.back && 'back', variant.shiny && 'shiny', variant.female && 'female'].filter((p): p is string => !!p);
+  return { key, variant, parts };
+});
+
 /** Every sprite key of a form, with its file, or null where the form has no such variant. */
 export function formSprites(store: Store, form: Entry): Array<FormSprite | { key: FormSprite['key']; path: null }> {
   const species = store.target(store.target(form.data.creature)?.data.species);
   const rate = species?.data.gender_rate as number | undefined;
   const hasFemale = species?.data.has_gender_differences === true && rate !== undefined && rate >= 1 && rate <= 7;
-  return FORM_SPRITE_KEYS.map((key) => {
-    const variant = { back: key.startsWith('back'), shiny: key.includes('shiny'), female: key.includes('female') };
-    if (variant.female && !hasFemale) return { key, path: null };
-    const parts = [variant.back && 'back', variant.shiny && 'shiny', variant.female && 'female'].filter((p): p is string => !!p);
-    return { key, variant, path: apiPaths.formSprite(parts, form.id) };
-  });
+  return SPRITE_VARIANTS.map(({ key, variant, parts }) =>
+    variant.female && !hasFemale ? { key, path: null } : { key, variant, path: apiPaths.formSprite(parts, form.id) },
+  );
 }
 
 /** A small creature: a body in its first type's colour, a belly in its second, a face from the front. */

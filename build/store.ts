@@ -109,6 +109,9 @@ export class Store {
   }
   /** The entry a resolved NamedRef points at. */
   target(ref: unknown): Entry | undefined {
+    // Most are the shared ones `ref` made, known without reading their url.
+    const known = ref !== null && typeof ref === 'object' ? this.targets.get(ref) : undefined;
+    if (known) return known;
     const url = (ref as NamedRef | null)?.url;
     const at = typeof url === 'string' ? parseRecordUrl(this.baseUrl, url) : undefined;
     return at && this.ids.get(at.kind)?.get(at.id);
@@ -116,8 +119,14 @@ export class Store {
   /** The NamedRef of an entry; one shared object per entry, never changed after it is made. */
   ref(entry: Entry): NamedRef {
     let ref = this.refs.get(entry);
-    if (!ref) this.refs.set(entry, (ref = Object.freeze({ name: entry.name, url: this.urls.record(entry.kind, entry.id) })));
+    if (!ref) {
+      ref = Object.freeze({ name: entry.name, url: this.urls.record(entry.kind, entry.id) });
+      this.refs.set(entry, ref);
+      this.targets.set(ref, entry);
+    }
     return ref;
   }
   private readonly refs = new Map<Entry, NamedRef>();
+  /** The entry of each NamedRef `ref` made. */
+  private readonly targets = new WeakMap<object, Entry>();
 }

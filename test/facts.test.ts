@@ -91,3 +91,30 @@ describe('what a build remembers', () => {
     expect(parseMemory(text.slice(0, text.indexOf('\n') + 20), header)).toBeUndefined();
   });
 });
+
+describe('the store', () => {
+  it('finds the record a NamedRef points at, whether the store made the ref or it was read back', () => {
+    const store = new Store(BASE, ['type', 'stat']);
+    const entry = (kind: string, id: number, name: string): Entry => ({
+      kind,
+      id,
+      name,
+      file: { rel: `${kind}/${name}.yaml`, abs: '', kind, stem: name, text: '', hash: '', size: 0, mtimeMs: 0, value: undefined },
+      data: { id, name },
+      valid: true,
+    });
+    const fire = entry('type', 10, 'fire');
+    const speed = entry('stat', 6, 'speed');
+    store.add(fire);
+    store.add(speed);
+    const ref = store.ref(fire);
+    expect(store.ref(fire)).toBe(ref);
+    expect(store.target(ref)).toBe(fire);
+    // The same reference read back from JSON: found by its url.
+    expect(store.target(JSON.parse(JSON.stringify(ref)))).toBe(fire);
+    expect(store.target({ name: 'speed', url: `${BASE}/api/v2/stat/6/` })).toBe(speed);
+    expect(store.target({ name: 'fire', url: `${BASE}/api/v2/type/11/` })).toBeUndefined();
+    expect(store.target({ name: 'fire', url: 'https://elsewhere.example/api/v2/type/10/' })).toBeUndefined();
+    expect(store.target(null)).toBeUndefined();
+  });
+});
