@@ -47,7 +47,10 @@ export function readText(abs) {
 /** What the build compares to know a source has not changed. */
 export const hashText = (text) => hash('sha1', text, 'base64url');
 
-/** An ordinary YAML record as js-yaml reads it (quickly, when it is written plainly); throws where js-yaml refuses it. */
+/**
+ * An ordinary YAML record as js-yaml reads it (by the quick reader, when it is written plainly);
+ * throws where js-yaml refuses it.
+ */
 export const loadYaml = (text, filename) => quickLoad(text) ?? jsyaml.load(text, { schema: jsyaml.CORE_SCHEMA, filename });
 
 /** Records nest a handful of levels; a document nested deeper than this is refused (load.ts). */

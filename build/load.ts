@@ -201,10 +201,10 @@ export function startReading(files: string[]): Reading {
  * others: on a thread of its own, which parses the ordinary YAML records among them too (the build
  * then reads each from JSON, several times quicker). The build takes each file's result as it comes
  * to the file, and reads and parses one that has not come yet itself; nothing waits. Without a
- * thread (`readsAheadOnThread`, `wanted`), the texts are read here and now. A file that cannot be read now is read
- * again when it is parsed, and its problem is reported then. `started`: a thread started before
- * these files were known (`startReading`), taken over: of the files it reads, only these are given
- * their results, and one it does not read is read when it is parsed.
+ * thread (`readsAheadOnThread`, `wanted`), the texts are read here and now. A file that cannot be
+ * read now is read again when it is parsed, and its problem is reported then. `started`: a thread
+ * started before these files were known (`startReading`), taken over: of the files it reads, only
+ * these are given their results, and one it does not read is read when it is parsed.
  */
 export function readAhead(files: Iterable<SourceFile>, started?: Reading, wanted?: boolean): Ahead {
   const queue = [...files].filter((f) => f.text === '' && !f.parsed && !f.hash.startsWith('oversized:'));

@@ -30,8 +30,7 @@ export const apiPaths = {
   openapi: `${API}/openapi.json`,
   schemaDir: 'schema/v2',
   schema: (docId: string) => `schema/v2/${docId}`,
-  typeIcon: (generation: string, versionGroup: string, typeId: number) =>
-    `sprites/types/${generation}/${versionGroup}/${typeId}.svg`,
+  typeIcon: (generation: string, versionGroup: string, typeId: number) => `sprites/types/${generation}/${versionGroup}/${typeId}.svg`,
   /** `variant` is a list such as ['back', 'shiny', 'female']; the front default has none. */
   formSprite: (variant: readonly string[], formId: number) => {
     // Joined by hand: every form's eight sprites are named on every build, carried over or not.

@@ -49,7 +49,7 @@ class Reader {
   next(from) {
     const { text } = this;
     const n = text.length;
-    for (let i = from; i < n; ) {
+    for (let i = from; i < n;) {
       let j = i;
       while (j < n && text.charCodeAt(j) === SPACE) j++;
       if (j < n && text.charCodeAt(j) !== NEWLINE) {
@@ -133,8 +133,7 @@ class Reader {
       let k = this.at + 1;
       while (k < this.end && text.charCodeAt(k) === SPACE) k++;
       // An empty item, or a sequence in an item on the same line, is left to js-yaml.
-      if (k === this.end || (text.charCodeAt(k) === DASH && (k + 1 === this.end || text.charCodeAt(k + 1) === SPACE)))
-        return this.fail();
+      if (k === this.end || (text.charCodeAt(k) === DASH && (k + 1 === this.end || text.charCodeAt(k + 1) === SPACE))) return this.fail();
       if (this.keyEnd(k) >= 0) {
         // A mapping in the item: its keys stand at the column of its first.
         this.at = k;

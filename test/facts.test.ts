@@ -32,7 +32,8 @@ function projected(store: Store, pick?: (kind: string) => readonly string[]): St
   for (const kind of store.kinds()) {
     for (const entry of store.valid(kind)) {
       const data: Data = {};
-      for (const field of pick ? pick(kind) : Object.keys(entry.data)) if (entry.data[field] !== undefined) data[field] = structuredClone(entry.data[field]);
+      for (const field of pick ? pick(kind) : Object.keys(entry.data))
+        if (entry.data[field] !== undefined) data[field] = structuredClone(entry.data[field]);
       out.add({ ...entry, data });
     }
   }
@@ -58,7 +59,9 @@ describe.each(worlds)('in %s, each derivation', (_, dataDir) => {
       derivation.run({ store: facts, problems: new Problems() });
       derivation.run({ store: whole, problems: new Problems() });
       for (const entry of whole.valid(kind)) {
-        expect(serialise(facts.get(kind, entry.id)!.data[field] ?? null), `${key} of ${entry.name}`).toBe(serialise(entry.data[field] ?? null));
+        expect(serialise(facts.get(kind, entry.id)!.data[field] ?? null), `${key} of ${entry.name}`).toBe(
+          serialise(entry.data[field] ?? null),
+        );
         compared++;
       }
     }

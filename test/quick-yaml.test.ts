@@ -65,7 +65,11 @@ describe('the quick YAML reader', () => {
   it.each([
     ['a sequence beside its key', 'a:\n- x\n- 2\nb: c\n', { a: ['x', 2], b: 'c' }],
     ['mappings in a sequence, nested', 'l:\n  - k: 1\n    m:\n      - n: v\n  - k: 2\n', { l: [{ k: 1, m: [{ n: 'v' }] }, { k: 2 }] }],
-    ['null, booleans and integers', 'a:\nb: Null\nc: TRUE\nd: false\ne: -0\nf: -12\ng: 999999999999999\n', { a: null, b: null, c: true, d: false, e: 0, f: -12, g: 999999999999999 }],
+    [
+      'null, booleans and integers',
+      'a:\nb: Null\nc: TRUE\nd: false\ne: -0\nf: -12\ng: 999999999999999\n',
+      { a: null, b: null, c: true, d: false, e: 0, f: -12, g: 999999999999999 },
+    ],
     ['empty collections and a quoted string', 'a: []\nb: {}\nc: ""\nd: "x: y, z"\n', { a: [], b: {}, c: '', d: 'x: y, z' }],
     ['letters beyond ASCII, spaces around', 'name:   Plein d’idées   \n\n   \nother: ü\n', { name: 'Plein d’idées', other: 'ü' }],
   ])('takes %s', (_, text, value) => {
@@ -117,8 +121,43 @@ describe('the quick YAML reader', () => {
       t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
       return ((t ^ (t >>> 14)) >>> 0) % n;
     };
-    const pieces = [' ', '  ', '\n', '\n  ', '-', '- ', ':', ': ', '"', 'a', 'Z', 'é', '’', '\u00a0', '\u2028', '\ufeff', '_', '0', '1',
-      '[', ']', '{', '}', ',', '.', '#', '&', '\t', 'null', 'True', '007', '-0', '1e3', '0x1', '__proto__'];
+    const pieces = [
+      ' ',
+      '  ',
+      '\n',
+      '\n  ',
+      '-',
+      '- ',
+      ':',
+      ': ',
+      '"',
+      'a',
+      'Z',
+      'é',
+      '’',
+      '\u00a0',
+      '\u2028',
+      '\ufeff',
+      '_',
+      '0',
+      '1',
+      '[',
+      ']',
+      '{',
+      '}',
+      ',',
+      '.',
+      '#',
+      '&',
+      '\t',
+      'null',
+      'True',
+      '007',
+      '-0',
+      '1e3',
+      '0x1',
+      '__proto__',
+    ];
     let taken = 0;
     for (let round = 0; round < 50_000; round++) {
       let text = seeds[random(seeds.length)]!;

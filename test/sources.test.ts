@@ -124,11 +124,24 @@ describe('reading a source file', () => {
     // The record is the first level; each list (or map) inside it one more.
     const lists = (levels: number) => `id: 1\nv: ${'['.repeat(levels - 1)}1${']'.repeat(levels - 1)}\n`;
     const maps = (levels: number) => `id: 1\nv: ${'{a: '.repeat(levels - 1)}1${'}'.repeat(levels - 1)}\n`;
-    for (const [shape, text] of [['lists', lists], ['maps', maps]] as const) {
+    for (const [shape, text] of [
+      ['lists', lists],
+      ['maps', maps],
+    ] as const) {
       for (const levels of [32, 33]) {
         const abs = path.join(dir, `${shape}-${levels}.yaml`);
         fs.writeFileSync(abs, text(levels));
-        const file: SourceFile = { rel: path.basename(abs), abs, kind: 'type', stem: 'x', text: '', hash: '', size: 0, mtimeMs: 0, value: undefined };
+        const file: SourceFile = {
+          rel: path.basename(abs),
+          abs,
+          kind: 'type',
+          stem: 'x',
+          text: '',
+          hash: '',
+          size: 0,
+          mtimeMs: 0,
+          value: undefined,
+        };
         const problems = new Problems();
         parseOne(file, problems);
         const where = `${shape}, ${levels} levels`;
@@ -136,7 +149,10 @@ describe('reading a source file', () => {
           expect(problems.list, where).toEqual([]);
           expect(file.value, where).toMatchObject({ id: 1 });
         } else {
-          expect(problems.list.map((p) => p.message), where).toEqual(['the document nests more than 32 levels deep']);
+          expect(
+            problems.list.map((p) => p.message),
+            where,
+          ).toEqual(['the document nests more than 32 levels deep']);
           expect(file.value, where).toBeUndefined();
         }
       }
