@@ -22,7 +22,7 @@ export default defineConfig({
   // The page has no npm dependencies to pre-bundle.
   optimizeDeps: { noDiscovery: true },
   server: {
-    // The explorer imports the type colours from build/colour.ts.
+    // The explorer imports the type colours from build/site/colour.ts.
     fs: { allow: [root] },
   },
 });

@@ -14,9 +14,9 @@ export function baseUrlFromEnv(env: NodeJS.ProcessEnv = process.env): string {
 
 /** The address a hosting service gives the build it runs, where it gives one. */
 function hostUrl(env: NodeJS.ProcessEnv): string | undefined {
-  if (env.NETLIFY === 'true') return env.CONTEXT === 'production' ? env.URL : env.DEPLOY_PRIME_URL ?? env.URL;
+  if (env.NETLIFY === 'true') return env.CONTEXT === 'production' ? env.URL : (env.DEPLOY_PRIME_URL ?? env.URL);
   if (env.VERCEL === '1') {
-    const host = env.VERCEL_ENV === 'production' ? env.VERCEL_PROJECT_PRODUCTION_URL : env.VERCEL_BRANCH_URL ?? env.VERCEL_URL;
+    const host = env.VERCEL_ENV === 'production' ? env.VERCEL_PROJECT_PRODUCTION_URL : (env.VERCEL_BRANCH_URL ?? env.VERCEL_URL);
     return host ? `https://${host}` : undefined;
   }
   if (env.CF_PAGES === '1') return env.CF_PAGES_URL; // the deployment's own address; a custom domain still wants BASE_URL

@@ -3,7 +3,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// Compiled, the build runs from a bundle elsewhere (launch.mjs), which is told the project's folder.
+declare const __PROJECT_ROOT__: string | undefined;
+export const projectRoot =
+  typeof __PROJECT_ROOT__ === 'string' ? __PROJECT_ROOT__ : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const schemasDir = path.join(projectRoot, 'schemas');
 export const defaultDataDir = path.join(projectRoot, 'data');
 export const defaultOutDir = path.join(projectRoot, 'dist');
@@ -40,8 +43,14 @@ export const apiPaths = {
   },
 };
 
-/** Static hosts' rule files (Cloudflare Pages; Netlify reads them too), copied to the output root. */
-export const hostRuleFiles = ['_headers', '_redirects'].map((name) => [name, path.join(projectRoot, 'hosts', 'cloudflare', name)] as const);
+/**
+ * Static hosts' rule files, copied to the output root: Cloudflare Pages' (Netlify reads them too),
+ * and the config of the `serve` command (`npx serve dist`).
+ */
+export const hostRuleFiles = [
+  ...['_headers', '_redirects'].map((name) => [name, path.join(projectRoot, 'hosts', 'cloudflare', name)] as const),
+  ['serve.json', path.join(projectRoot, 'hosts', 'serve.json')] as const,
+];
 
 /** The body of every 404, as PokeAPI answers it; the build writes it to `apiPaths.notFound`. */
 export const NOT_FOUND_BODY = { detail: 'Not found.' };

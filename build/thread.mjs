@@ -1,6 +1,4 @@
-// A worker thread's entry: the build runs from its TypeScript sources, so a worker loads its module
-// through tsx, as the main thread does.
-import { workerData } from 'node:worker_threads';
+// A thread's entry when the build runs from its TypeScript sources: loads thread-entry.ts through tsx.
 import { tsImport } from 'tsx/esm/api';
 
-await tsImport(workerData.module, import.meta.url);
+await tsImport('./thread-entry.ts', import.meta.url);

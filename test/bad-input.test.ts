@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatProblems, type Problem } from '../build/problems.ts';
+import { formatProblems, type Problem } from '../build/report/problems.ts';
 import { buildProblems, buildWorld, fixtureWorld, fixturesDir, overlayBad, snapshot } from './helpers.ts';
 
 const badDir = path.join(fixturesDir, 'bad');

@@ -6,7 +6,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { MainClient, PokenodeError, type Type } from 'pokenode-ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../build/build.ts';
+import { build } from '../build/pipeline/build.ts';
 import { fixtureWorld, serve } from './helpers.ts';
 
 let world: { root: string; data: string; out: string };

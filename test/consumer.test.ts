@@ -6,7 +6,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../build/build.ts';
+import { build } from '../build/pipeline/build.ts';
 import { projectRoot } from '../build/paths.ts';
 import { statSummary, typeSummary } from './consumer/consumer.ts';
 import { fixtureWorld, serve, tempDir } from './helpers.ts';
@@ -52,7 +52,10 @@ beforeAll(async () => {
   // The consumer package, with the service installed under its own name.
   dir = await tempDir('crs-consumer-');
   await fs.cp(consumerDir, dir, { recursive: true });
-  await fs.writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: 'creature-reference-consumer', private: true, type: 'module' }));
+  await fs.writeFile(
+    path.join(dir, 'package.json'),
+    JSON.stringify({ name: 'creature-reference-consumer', private: true, type: 'module' }),
+  );
   await fs.mkdir(path.join(dir, 'node_modules'));
   await fs.symlink(projectRoot, path.join(dir, 'node_modules', 'creature-reference-service'), 'dir');
 });

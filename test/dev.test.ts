@@ -33,11 +33,15 @@ async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise
 
 beforeAll(async () => {
   world = await fixtureWorld();
-  child = spawn(path.join(projectRoot, 'node_modules/.bin/tsx'), ['build/dev.ts', '--data', world.data, '--port', '0', '--host', '127.0.0.1'], {
-    cwd: projectRoot,
-    stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, BASE_URL: '' },
-  });
+  child = spawn(
+    path.join(projectRoot, 'node_modules/.bin/tsx'),
+    ['build/cli/dev.ts', '--data', world.data, '--port', '0', '--host', '127.0.0.1'],
+    {
+      cwd: projectRoot,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, BASE_URL: '' },
+    },
+  );
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
   await until(async () => /explorer at (\S+)\//.test(output), 60_000);

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { filesUnder } from '../build/explorer.ts';
+import { filesUnder } from '../build/site/explorer.ts';
 import { tempDir } from './helpers.ts';
 
 describe("the explorer's sources", () => {

@@ -4,10 +4,10 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { build } from '../build/build.ts';
-import { explorerFiles, writeExplorer } from '../build/explorer.ts';
+import { build } from '../build/pipeline/build.ts';
+import { explorerFiles, writeExplorer } from '../build/site/explorer.ts';
 import { projectRoot } from '../build/paths.ts';
-import { typeColour } from '../build/sprites.ts';
+import { typeColour } from '../build/site/sprites.ts';
 import { fixtureWorld, serve } from './helpers.ts';
 
 const shots = path.join(projectRoot, 'test-results');
@@ -54,7 +54,8 @@ function refsIn(value: unknown, out: Array<{ name: string; url: string }> = []) 
   if (Array.isArray(value)) value.forEach((v) => refsIn(v, out));
   else if (value && typeof value === 'object') {
     const v = value as Record<string, unknown>;
-    if (Object.keys(v).length === 2 && typeof v.name === 'string' && typeof v.url === 'string') out.push(v as { name: string; url: string });
+    if (Object.keys(v).length === 2 && typeof v.name === 'string' && typeof v.url === 'string')
+      out.push(v as { name: string; url: string });
     else Object.values(v).forEach((x) => refsIn(x, out));
   }
   return out;
@@ -107,8 +108,11 @@ describe('explorer', () => {
     // Every sprite of the form is an image that loaded, from this server.
     const sprites = page.locator('.gallery img');
     expect(await sprites.count()).toBeGreaterThanOrEqual(4);
-    await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('.gallery img, img.hero')].every((i) => i.complete && i.naturalWidth > 0));
-    for (const src of await sprites.evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).src))) expect(src.startsWith(server.url + '/sprites/')).toBe(true);
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll<HTMLImageElement>('.gallery img, img.hero')].every((i) => i.complete && i.naturalWidth > 0),
+    );
+    for (const src of await sprites.evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).src)))
+      expect(src.startsWith(server.url + '/sprites/')).toBe(true);
 
     // Every reference in the record is a link into the explorer.
     const record = await (await fetch(`${server.url}/api/v2/creature-form/2/index.json`)).json();
@@ -139,7 +143,9 @@ describe('explorer', () => {
     await page.waitForURL(/#\/type\/\d+$/);
     await page.locator('.record[data-kind="type"] h1').waitFor();
     expect((await page.locator('.record .slug').textContent())?.trim()).toBe(typeName);
-    await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('.gallery img')].every((i) => i.complete && i.naturalWidth > 0));
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll<HTMLImageElement>('.gallery img')].every((i) => i.complete && i.naturalWidth > 0),
+    );
     expect(await page.locator('.gallery img').count()).toBeGreaterThan(0);
     await page.screenshot({ path: path.join(shots, 'explorer-desktop-type.png'), fullPage: true });
 
@@ -184,12 +190,15 @@ describe('explorer', () => {
     await phone.goto(server.url + '/#/creature-form');
     await expect.poll(() => phone.locator('#results li a').count()).toBe(8);
     // A phone's layout viewport widens to fit content that is too wide; it must stay at 390.
-    const noSideScroll = () => phone.evaluate((width) => document.documentElement.scrollWidth <= width && window.innerWidth === width, PHONE.width);
+    const noSideScroll = () =>
+      phone.evaluate((width) => document.documentElement.scrollWidth <= width && window.innerWidth === width, PHONE.width);
     expect(await noSideScroll()).toBe(true);
     await phone.screenshot({ path: path.join(shots, 'explorer-phone-list.png') });
     await phone.locator('#results a', { hasText: 'emberpup' }).first().click();
     await phone.locator('.record h1').filter({ hasText: 'Emberpup' }).waitFor();
-    await phone.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('.gallery img')].every((i) => i.complete && i.naturalWidth > 0));
+    await phone.waitForFunction(() =>
+      [...document.querySelectorAll<HTMLImageElement>('.gallery img')].every((i) => i.complete && i.naturalWidth > 0),
+    );
     // The record takes the screen; the list is one tap back.
     expect(await phone.locator('.results').isVisible()).toBe(false);
     expect(await noSideScroll()).toBe(true);
@@ -207,7 +216,9 @@ describe('explorer', () => {
       const p = await browser.newPage({ viewport: DESKTOP });
       await p.goto(`${sub.url}/under/here/index.html#/creature-form/3`);
       await p.locator('.record h1').filter({ hasText: 'Sproutle' }).waitFor();
-      await p.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('.gallery img')].every((i) => i.complete && i.naturalWidth > 0));
+      await p.waitForFunction(() =>
+        [...document.querySelectorAll<HTMLImageElement>('.gallery img')].every((i) => i.complete && i.naturalWidth > 0),
+      );
       expect(await p.locator('.gallery img').first().getAttribute('src')).toBe(`${sub.url}/under/here/sprites/creature-form/3.svg`);
       await p.close();
     } finally {
@@ -228,7 +239,10 @@ describe('explorer', () => {
     await page.goto(server.url + '/');
     const started = Date.now();
     await page.goto(server.url + '/#/encounter-method');
-    await page.locator('#count').filter({ hasText: `${LARGE.toLocaleString('en-US')} records` }).waitFor();
+    await page
+      .locator('#count')
+      .filter({ hasText: `${LARGE.toLocaleString('en-US')} records` })
+      .waitFor();
     const openMs = Date.now() - started;
     expect(await page.locator('#results li').count()).toBe(100);
     expect(await page.locator('#more').isVisible()).toBe(true);

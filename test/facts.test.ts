@@ -3,24 +3,24 @@
 // but its declared fields of every record, and must give what it gives with the full records.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { schemaSet } from '../build/build.ts';
-import { derivations } from '../build/derive.ts';
-import { serialise } from '../build/emit.ts';
-import { park } from '../build/facts.ts';
-import { formatMemory, parseMemory } from '../build/memory.ts';
-import { readSources } from '../build/load.ts';
+import { schemaSet } from '../build/pipeline/build.ts';
+import { derivations } from '../build/pipeline/derive.ts';
+import { serialise } from '../build/pipeline/serialise.ts';
+import { park } from '../build/incremental/facts.ts';
+import { formatMemory, parseMemory } from '../build/incremental/memory.ts';
+import { discover } from '../build/pipeline/discover.ts';
 import { defaultDataDir } from '../build/paths.ts';
-import { Problems } from '../build/problems.ts';
-import { resolve } from '../build/resolve.ts';
-import { Store, type Data, type Entry } from '../build/store.ts';
-import { validate } from '../build/validate.ts';
+import { Problems } from '../build/report/problems.ts';
+import { resolve } from '../build/pipeline/resolve.ts';
+import { Store, type Data, type Entry } from '../build/pipeline/store.ts';
+import { validate } from '../build/pipeline/validate.ts';
 import { BASE, fixturesDir } from './helpers.ts';
 
 /** The records of a world as their schemas leave them: checked and defaulted, not yet resolved. */
 async function checked(dataDir: string, onRecord?: (entry: Entry) => void): Promise<Store> {
   const { schemas, validators } = schemaSet();
   const problems = new Problems();
-  const files = await readSources(dataDir, problems);
+  const files = discover(dataDir, problems);
   const store = validate(files, schemas, validators, BASE, problems, onRecord);
   expect(problems.list).toEqual([]);
   return store;
@@ -102,7 +102,7 @@ describe('the store', () => {
       kind,
       id,
       name,
-      file: { rel: `${kind}/${name}.yaml`, abs: '', kind, stem: name, text: '', hash: '', size: 0, mtimeMs: 0, value: undefined },
+      file: { rel: `${kind}/${name}.yaml`, abs: '', kind, stem: name, size: 0, mtimeMs: 0 },
       data: { id, name },
       valid: true,
     });

@@ -7,9 +7,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { parse as parseYaml, stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { build } from '../build/build.ts';
-import { BuildFailed } from '../build/problems.ts';
-import { loadSchemas, stripAnnotations } from '../build/schemas.ts';
+import { build } from '../build/pipeline/build.ts';
+import { BuildFailed } from '../build/report/problems.ts';
+import { loadSchemas, stripAnnotations } from '../build/schemas/schemas.ts';
 import { BASE, fixtureWorld, listFiles } from './helpers.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
@@ -29,7 +29,36 @@ function random(seed: number) {
   return { next, int, pick };
 }
 
-const JUNK: unknown[] = [null, true, false, 0, -1, 1.5, 2 ** 31, -(2 ** 31) - 1, 1e308, '', ' ', 'fire', 'Fire', '12', '../x', 'a/b', 'a\\b', '%2e', 'x\u0000y', 'ｆｉｒｅ', 'fіre', 'a'.repeat(201), [], [[]], {}, { name: 'x' }, ['fire'], { __proto__: null }];
+const JUNK: unknown[] = [
+  null,
+  true,
+  false,
+  0,
+  -1,
+  1.5,
+  2 ** 31,
+  -(2 ** 31) - 1,
+  1e308,
+  '',
+  ' ',
+  'fire',
+  'Fire',
+  '12',
+  '../x',
+  'a/b',
+  'a\\b',
+  '%2e',
+  'x\u0000y',
+  'ｆｉｒｅ',
+  'fіre',
+  'a'.repeat(201),
+  [],
+  [[]],
+  {},
+  { name: 'x' },
+  ['fire'],
+  { __proto__: null },
+];
 const KEYS = ['__proto__', 'constructor', 'prototype', 'nmae', 'id', 'name', 'url', 'damage_relations', 'x-ref', ''];
 const CHARS = [':', '-', '[', ']', '{', '}', '&', '*', '!', '|', '>', "'", '"', '\t', '\n', '#', '%', '@', '`', '\u0000', '\uFEFF', '\r'];
 
@@ -58,9 +87,12 @@ function mutate(text: string, r: ReturnType<typeof random>, names: string[]): st
     const spots = places(value);
     if (spots.length === 0) return text;
     const [holder, key] = r.pick(spots);
-    if (kind === 0) Array.isArray(holder) ? holder.splice(key as number, 1) : delete holder[key];
-    else if (kind === 1) holder[key] = structuredClone(r.pick(JUNK));
-    else if (kind === 2) Object.defineProperty(holder, r.pick(KEYS), { value: r.pick(JUNK), enumerable: true, configurable: true, writable: true });
+    if (kind === 0) {
+      if (Array.isArray(holder)) holder.splice(key as number, 1);
+      else delete holder[key];
+    } else if (kind === 1) holder[key] = structuredClone(r.pick(JUNK));
+    else if (kind === 2)
+      Object.defineProperty(holder, r.pick(KEYS), { value: r.pick(JUNK), enumerable: true, configurable: true, writable: true });
     else if (kind === 3) holder[key] = r.pick(names);
     else holder[key] = typeof holder[key] === 'number' ? holder[key] + r.pick([-1, 1, 1000, -1000]) : r.int(100);
     return r.next() < 0.5 ? stringify(value) : JSON.stringify(value);
@@ -74,7 +106,6 @@ function mutate(text: string, r: ReturnType<typeof random>, names: string[]): st
   [lines[i], lines[j]] = [lines[j]!, lines[i]!];
   return lines.join('\n');
 }
-
 
 describe('fuzz', () => {
   it(`${RUNS} mutated worlds (seed ${SEED}): no crash, nothing invalid published, nothing written outside`, async () => {
@@ -124,7 +155,10 @@ describe('fuzz', () => {
               if (!m) continue;
               const validate = ajv.getSchema(`${m[1]}.json`)!;
               const record = JSON.parse(fs.readFileSync(path.join(w.out, out), 'utf8'));
-              expect(validate(record), `run ${i} (${rel}) published an invalid ${out}: ${JSON.stringify(validate.errors)}\n${mutated}`).toBe(true);
+              expect(
+                validate(record),
+                `run ${i} (${rel}) published an invalid ${out}: ${JSON.stringify(validate.errors)}\n${mutated}`,
+              ).toBe(true);
             }
           }
         }
@@ -133,11 +167,16 @@ describe('fuzz', () => {
         fs.writeFileSync(file, original);
       }
     }
-    console.info(`fuzz: ${RUNS} runs, seed ${SEED}: ${failed} reported problems, ${RUNS - failed} passed the check, ${published} published and verified`);
+    console.info(
+      `fuzz: ${RUNS} runs, seed ${SEED}: ${failed} reported problems, ${RUNS - failed} passed the check, ${published} published and verified`,
+    );
     expect(failed).toBeGreaterThan(RUNS / 4);
     expect(published).toBeGreaterThan(10);
     // Nothing appeared beside the data but the output and the trees it links to.
-    const added = fs.readdirSync(w.root).filter((f) => !rootBefore.includes(f)).sort();
+    const added = fs
+      .readdirSync(w.root)
+      .filter((f) => !rootBefore.includes(f))
+      .sort();
     expect(added).toEqual(['.dist-builds', 'dist']);
   }, 600_000);
 });

@@ -4,9 +4,9 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { build, type BuildOptions } from '../build/build.ts';
-import { BuildFailed, type Problem } from '../build/problems.ts';
-import { createServer, listen } from '../build/serve.ts';
+import { build, type BuildOptions, type Tuning } from '../build/pipeline/build.ts';
+import { BuildFailed, type Problem } from '../build/report/problems.ts';
+import { createServer, listen } from '../build/site/serve.ts';
 
 export const fixturesDir = path.join(import.meta.dirname, 'fixtures');
 
@@ -37,14 +37,14 @@ export function overlayBad(world: { data: string }, name: string): void {
 export const BASE = 'http://localhost:3000';
 
 /** Builds with the test base url unless the options give one. */
-export function buildWorld(options: BuildOptions) {
-  return build({ baseUrl: BASE, ...options });
+export function buildWorld(options: BuildOptions, tuning?: Tuning) {
+  return build({ baseUrl: BASE, ...options }, tuning);
 }
 
 /** Builds and returns the problems it reported (empty when it succeeded). */
-export async function buildProblems(options: BuildOptions): Promise<Problem[]> {
+export async function buildProblems(options: BuildOptions, tuning?: Tuning): Promise<Problem[]> {
   try {
-    await buildWorld(options);
+    await buildWorld(options, tuning);
     return [];
   } catch (err) {
     if (err instanceof BuildFailed) return err.problems;

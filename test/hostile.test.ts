@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { MAX_FILE_BYTES } from '../build/load.ts';
+import { MAX_FILE_BYTES } from '../build/pipeline/discover.ts';
 import { projectRoot } from '../build/paths.ts';
 import { buildProblems, buildWorld, fixtureWorld, fixturesDir, snapshot } from './helpers.ts';
 
@@ -17,7 +17,7 @@ const goodDir = path.join(fixturesDir, 'good');
 async function cli(args: string[]) {
   try {
     const env = { ...process.env, BASE_URL: 'http://localhost:3000' }; // the test runner sets its own
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'build/cli.ts'), ...args], {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'build/cli/build.ts'), ...args], {
       cwd: projectRoot,
       env,
     });
@@ -107,7 +107,7 @@ describe('the command line', () => {
     expect((await cli(['--no-such-option'])).code).toBe(2);
     const base = await run(
       process.execPath,
-      ['--import', 'tsx', path.join(projectRoot, 'build/cli.ts'), '--data', w.data, '--out', w.out],
+      ['--import', 'tsx', path.join(projectRoot, 'build/cli/build.ts'), '--data', w.data, '--out', w.out],
       {
         cwd: projectRoot,
         env: { ...process.env, BASE_URL: 'not a url' },
@@ -153,6 +153,6 @@ describe('where the build writes', () => {
     expect(beside).toEqual(['a', 'a.manifest', 'a.records', 'b', 'b.manifest', 'b.records']);
     const files = await snapshot(w.out);
     for (const rel of files.keys())
-      expect(rel).toMatch(/^(api\/v2|sprites|schema\/v2|assets)\/|^(404\.json|404\.html|index\.html|_headers|_redirects)$/);
+      expect(rel).toMatch(/^(api\/v2|sprites|schema\/v2|assets)\/|^(404\.json|404\.html|index\.html|_headers|_redirects|serve\.json)$/);
   });
 });

@@ -69,7 +69,13 @@ describe('HTTP', () => {
   });
 
   it('answers 404 with a JSON body for unknown ids and names, and for location-area by name', async () => {
-    for (const p of ['/api/v2/type/9999/', '/api/v2/type/no-such-type/', '/api/v2/location-area/ember-peak-base/', '/api/v2/no-such-kind/', '/nothing-here']) {
+    for (const p of [
+      '/api/v2/type/9999/',
+      '/api/v2/type/no-such-type/',
+      '/api/v2/location-area/ember-peak-base/',
+      '/api/v2/no-such-kind/',
+      '/nothing-here',
+    ]) {
       const res = await raw(p);
       expect(res.status, p).toBe(404);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
@@ -80,7 +86,17 @@ describe('HTTP', () => {
 
   it('lists no directories and reaches nothing outside the output folder', async () => {
     fs.writeFileSync(path.join(world.out, '..', 'secret.txt'), 'outside');
-    for (const p of ['/sprites/', '/api/v2/type/1/../../', '/../secret.txt', '/%2e%2e/secret.txt', '/..%2fsecret.txt', '/%2e%2e%2fsecret.txt', '/api/v2/..%5c..%5c..%5csecret.txt', '/%252e%252e/secret.txt', '/sprites/%00/x']) {
+    for (const p of [
+      '/sprites/',
+      '/api/v2/type/1/../../',
+      '/../secret.txt',
+      '/%2e%2e/secret.txt',
+      '/..%2fsecret.txt',
+      '/%2e%2e%2fsecret.txt',
+      '/api/v2/..%5c..%5c..%5csecret.txt',
+      '/%252e%252e/secret.txt',
+      '/sprites/%00/x',
+    ]) {
       const res = await raw(p);
       expect(res.status, p).toBe(404);
       expect(res.body).not.toContain('outside');

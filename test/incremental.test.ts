@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildProblems, buildWorld, fixtureWorld, listFiles, snapshot, tempDir } from './helpers.ts';
-import { readManifest } from '../build/manifest.ts';
-import { hashBody, layout } from '../build/output.ts';
+import { readManifest } from '../build/incremental/manifest.ts';
+import { hashBody, layout } from '../build/output/trees.ts';
 
 /** A clean build of `data` in a fresh folder. */
 async function clean(data: string, built?: { out?: string }) {

@@ -14,7 +14,7 @@ const BASES = { a: 'https://a.example.org', b: 'https://b.example.org' };
 /** Starts the CLI; kills it with SIGKILL after `killAfter` ms unless it ends first. */
 function buildKilledAfter(data: string, out: string, base: string, killAfter: number): Promise<{ killed: boolean; ms: number }> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'build/cli.ts'), '--data', data, '--out', out], {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'build/cli/build.ts'), '--data', data, '--out', out], {
     cwd: projectRoot,
     env: { ...process.env, BASE_URL: base },
     stdio: 'ignore',

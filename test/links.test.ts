@@ -87,7 +87,9 @@ describe('references', () => {
 
   it('lists every kind ordered by id, and the index maps every kind to its list', () => {
     const index = read('api/v2/index.json');
-    expect(Object.keys(index)).toEqual(expect.arrayContaining(['type', 'creature-form', 'location-area', 'athlon-stat', 'gender', 'stat', 'language']));
+    expect(Object.keys(index)).toEqual(
+      expect.arrayContaining(['type', 'creature-form', 'location-area', 'athlon-stat', 'gender', 'stat', 'language']),
+    );
     for (const [kind, url] of Object.entries(index)) {
       expect(url).toBe(`${BASE}/api/v2/${kind}/`);
       const list = read(`api/v2/${kind}/index.json`);
@@ -138,9 +140,17 @@ describe('derived relations', () => {
 
   it('derive type.creature and type.moves from the creatures and the moves', () => {
     for (const type of all('type')) {
-      const fromCreatures = all('creature').flatMap((c) => c.types.filter((t: any) => t.type.name === type.name).map((t: any) => ({ slot: t.slot, creature: { name: c.name, url: `${BASE}/api/v2/creature/${c.id}/` } })));
+      const fromCreatures = all('creature').flatMap((c) =>
+        c.types
+          .filter((t: any) => t.type.name === type.name)
+          .map((t: any) => ({ slot: t.slot, creature: { name: c.name, url: `${BASE}/api/v2/creature/${c.id}/` } })),
+      );
       expect(type.creature).toEqual(fromCreatures);
-      expect(names(type.moves)).toEqual(all('move').filter((m) => m.type.name === type.name).map((m) => m.name));
+      expect(names(type.moves)).toEqual(
+        all('move')
+          .filter((m) => m.type.name === type.name)
+          .map((m) => m.name),
+      );
     }
   });
 
@@ -150,13 +160,17 @@ describe('derived relations', () => {
     expect(names(attack.affecting_natures.increase)).toEqual(['brave']);
     expect(names(attack.affecting_natures.decrease)).toEqual(['calm', 'timid']);
     expect(names(attack.affecting_items)).toEqual(['power-band']);
-    expect(record('stat', 'speed').affecting_moves.decrease).toEqual([{ change: -1, move: { name: 'tide-pulse', url: `${BASE}/api/v2/move/3/` } }]);
+    expect(record('stat', 'speed').affecting_moves.decrease).toEqual([
+      { change: -1, move: { name: 'tide-pulse', url: `${BASE}/api/v2/move/3/` } },
+    ]);
     expect(record('stat', 'hp').characteristics).toHaveLength(2);
     const power = record('athlon-stat', 'power');
     expect(power.affecting_natures.increase).toEqual([{ max_change: 2, nature: { name: 'brave', url: `${BASE}/api/v2/nature/2/` } }]);
     expect(power.affecting_natures.decrease.map((c: any) => [c.max_change, c.nature.name])).toEqual([[-2, 'calm']]);
     // A neutral nature affects no stat.
-    expect(all('stat').flatMap((s) => [...names(s.affecting_natures.increase), ...names(s.affecting_natures.decrease)])).not.toContain('hardy');
+    expect(all('stat').flatMap((s) => [...names(s.affecting_natures.increase), ...names(s.affecting_natures.decrease)])).not.toContain(
+      'hardy',
+    );
   });
 
   it('derive gender lists from species gender rates', () => {

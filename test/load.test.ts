@@ -38,7 +38,9 @@ describe('under load', () => {
         },
       })),
     });
-    console.info(`load: ${result.requests.total} requests in ${result.duration}s, ${Math.round(result.requests.average)} req/s, p99 latency ${result.latency.p99} ms, ${result.errors} errors, ${result.timeouts} timeouts, ${wrong.length} wrong`);
+    console.info(
+      `load: ${result.requests.total} requests in ${result.duration}s, ${Math.round(result.requests.average)} req/s, p99 latency ${result.latency.p99} ms, ${result.errors} errors, ${result.timeouts} timeouts, ${wrong.length} wrong`,
+    );
     expect(result.errors).toBe(0);
     expect(result.timeouts).toBe(0);
     expect(wrong.slice(0, 5)).toEqual([]);

@@ -1,7 +1,7 @@
 // A tree's manifest reads back as it was written, whatever its paths hold, and a damaged one reads
 // as no manifest at all (its tree is then built again from nothing).
 import { describe, expect, it } from 'vitest';
-import { FileList, formatManifest, Lines, parseManifest } from '../build/manifest.ts';
+import { FileList, formatManifest, Lines, parseManifest } from '../build/incremental/manifest.ts';
 
 const written = {
   key: 'k1',
@@ -66,7 +66,13 @@ describe('manifests', () => {
   });
 
   it('make lists of their own lines and runs of another list, the same as written whole', () => {
-    const live = FileList.parse(formatManifest({ ...written, files: written.files }).split(/^(?=f\t)/m).slice(1).join(''), 3)!;
+    const live = FileList.parse(
+      formatManifest({ ...written, files: written.files })
+        .split(/^(?=f\t)/m)
+        .slice(1)
+        .join(''),
+      3,
+    )!;
     expect([...live]).toEqual([...written.files]);
     const lines = new Lines();
     lines.take(live, 0);
@@ -97,4 +103,3 @@ describe('manifests', () => {
     expect(parseManifest(text)!.files()!.size).toBe(3);
   });
 });
-

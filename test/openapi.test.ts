@@ -8,10 +8,10 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../build/build.ts';
-import { descriptionFiles, openapiDocument, schemaFiles } from '../build/openapi.ts';
+import { build } from '../build/pipeline/build.ts';
+import { descriptionFiles, openapiDocument, schemaFiles } from '../build/schemas/openapi.ts';
 import { apiPaths } from '../build/paths.ts';
-import { loadSchemas, type Schema } from '../build/schemas.ts';
+import { loadSchemas, type Schema } from '../build/schemas/schemas.ts';
 import { fixtureWorld, listFiles, serve } from './helpers.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
@@ -86,10 +86,13 @@ describe('the OpenAPI document', () => {
   });
 
   it('has the index, and a list and a record path for every kind in schemas/', () => {
-    expect(kinds).toEqual(expect.arrayContaining(['type', 'creature-form', 'location-area', 'athlon-stat', 'gender', 'stat', 'language', 'move']));
+    expect(kinds).toEqual(
+      expect.arrayContaining(['type', 'creature-form', 'location-area', 'athlon-stat', 'gender', 'stat', 'language', 'move']),
+    );
     const expected = ['/api/v2/', ...kinds.flatMap((k) => [`/api/v2/${k}/`, `/api/v2/${k}/{id}/`])];
     expect(Object.keys(doc.paths).sort()).toEqual(expected.sort());
-    for (const p of expected) expect(doc.paths[p].get.responses['200'].content['application/json'].schema.$ref).toMatch(/^#\/components\/schemas\//);
+    for (const p of expected)
+      expect(doc.paths[p].get.responses['200'].content['application/json'].schema.$ref).toMatch(/^#\/components\/schemas\//);
     expect(doc.servers).toEqual([{ url: BASE }]);
   });
 
@@ -99,7 +102,9 @@ describe('the OpenAPI document', () => {
       const ref: string = op.responses['200'].content['application/json'].schema.$ref;
       expect(doc.components.schemas[ref.split('/').pop()!].title).toBe(info.title);
       expect(op.responses['404']).toEqual({ $ref: '#/components/responses/NotFound' });
-      expect(doc.paths[`/api/v2/${kind}/`].get.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/NamedRefList');
+      expect(doc.paths[`/api/v2/${kind}/`].get.responses['200'].content['application/json'].schema.$ref).toBe(
+        '#/components/schemas/NamedRefList',
+      );
     }
     const notFound = deref(doc, doc.components.responses.NotFound).content['application/json'].schema;
     const ajv = documentAjv(doc);
@@ -167,7 +172,7 @@ describe('a built world against the document', () => {
     const checkedPerKind = new Map<string, number>();
     let checked = 0;
     for (const rel of files) {
-      if (!rel.startsWith('api/v2/') || !rel.endsWith('/index.json') && rel !== 'api/v2/index.json') continue;
+      if (!rel.startsWith('api/v2/') || (!rel.endsWith('/index.json') && rel !== 'api/v2/index.json')) continue;
       const urlPath = '/' + rel.replace(/index\.json$/, '');
       const match = matchPath(doc, urlPath);
       expect(match, `${rel} is served at ${urlPath}, which the document does not describe`).toBeDefined();
@@ -220,11 +225,16 @@ describe('a built world against the document', () => {
   });
 
   it('publishes schemas that a validator fetches from the server and checks every record with', async () => {
-    const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true, loadSchema: async (uri) => {
-      const res = await fetch(uri);
-      if (!res.ok) throw new Error(`${uri}: ${res.status}`);
-      return res.json();
-    } });
+    const ajv = new Ajv2020({
+      strict: true,
+      allErrors: true,
+      allowUnionTypes: true,
+      loadSchema: async (uri) => {
+        const res = await fetch(uri);
+        if (!res.ok) throw new Error(`${uri}: ${res.status}`);
+        return res.json();
+      },
+    });
     addFormats(ajv);
     let checked = 0;
     for (const kind of kinds) {

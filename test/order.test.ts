@@ -3,10 +3,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { crossDerived, derivations } from '../build/derive.ts';
-import { readLive } from '../build/output.ts';
-import { publishOrder } from '../build/order.ts';
-import { loadSchemas } from '../build/schemas.ts';
+import { crossDerived, derivations } from '../build/pipeline/derive.ts';
+import { readLive } from '../build/output/trees.ts';
+import { publishOrder } from '../build/pipeline/order.ts';
+import { loadSchemas } from '../build/schemas/schemas.ts';
 import { buildProblems, buildWorld, fixturesDir, fixtureWorld, overlayBad } from './helpers.ts';
 
 const schemas = loadSchemas();

@@ -3,8 +3,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Problem } from '../build/problems.ts';
-import { escapeData, escapeProperty, formatGithub } from '../build/report-github.ts';
+import type { Problem } from '../build/report/problems.ts';
+import { escapeData, escapeProperty, formatGithub } from '../build/report/github.ts';
 import { buildProblems, fixtureWorld } from './helpers.ts';
 
 /** Reads a command line back the way the Actions runner does (ActionCommand.TryParseV2). */
@@ -31,7 +31,15 @@ const unescapeProperty = (s: string) =>
 describe('formatGithub', () => {
   it('writes one error command per problem with file, line, col and title', () => {
     const problems: Problem[] = [
-      { file: 'data/type/fire.yaml', line: 3, column: 5, kind: 'type', record: 'fire', pointer: '/generation', message: 'no generation is named "gen-9"' },
+      {
+        file: 'data/type/fire.yaml',
+        line: 3,
+        column: 5,
+        kind: 'type',
+        record: 'fire',
+        pointer: '/generation',
+        message: 'no generation is named "gen-9"',
+      },
     ];
     expect(formatGithub(problems)).toBe(
       '::error file=data/type/fire.yaml,line=3,col=5,title=type fire at /generation::no generation is named "gen-9"',

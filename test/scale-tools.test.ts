@@ -1,13 +1,29 @@
-// The scale tools: the world generator (gen-world.ts) and the benchmark's measurements (bench.ts).
-// A generated world has PokeAPI's proportions, is the same for the same seed, and builds with no
-// problem; each of the bench's measurements runs in a process of its own and reports what it did.
+// The scale tools: the world generator (gen-world.ts) and the benchmark (bench.ts, floor.mjs). A
+// generated world has PokeAPI's proportions, is the same for the same seed, and builds with no
+// problem. The bench times whole processes: a build started as users start it, and a floor that
+// writes back exactly the files, bytes and hard links that build left.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { collect, freeRoom, measure, roomProblem } from '../build/bench.ts';
-import { generateWorld, writeWorld } from '../build/gen-world.ts';
+import {
+  addWorktree,
+  freeRoom,
+  measureProcess,
+  median,
+  parseOptions,
+  roomProblem,
+  runBench,
+  timeBuild,
+  timeFloor,
+  writeFloorPlan,
+} from '../build/tools/bench.ts';
+import { generateWorld, writeWorld } from '../build/tools/gen-world.ts';
 import { buildWorld, listFiles, snapshot, tempDir } from './helpers.ts';
+
+const projectRoot = path.resolve(import.meta.dirname, '..');
 
 type Rec = Record<string, any>;
 
@@ -81,31 +97,145 @@ describe('the world generator', () => {
   });
 });
 
+/** Every file under `dir` with a hash of its bytes. */
+async function bytesOf(dir: string): Promise<Map<string, string>> {
+  const files = await listFiles(dir);
+  return new Map(
+    files.map((rel) => [
+      rel,
+      createHash('sha1')
+        .update(fs.readFileSync(path.join(dir, rel)))
+        .digest('hex'),
+    ]),
+  );
+}
+
+/** The paths under `dir` that are one file, hard links of each other: each set sorted, the sets too. */
+async function linkGroups(dir: string): Promise<string[][]> {
+  const byInode = new Map<number, string[]>();
+  for (const rel of await listFiles(dir)) {
+    const ino = fs.statSync(path.join(dir, rel)).ino;
+    byInode.set(ino, [...(byInode.get(ino) ?? []), rel]);
+  }
+  return [...byInode.values()].filter((group) => group.length > 1).sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
+}
+
+const worktrees = () => execFileSync('git', ['worktree', 'list', '--porcelain'], { cwd: projectRoot, encoding: 'utf8' });
+
 describe("the benchmark's measurements", () => {
-  it('builds, parses, and writes the floor of the same world', async () => {
+  it('times a whole process from spawn to exit, with the peak memory of its largest process', async () => {
+    // A child that holds 200 MB while its parent stays small: the figure is the child's.
+    const child = `require('node:child_process').execFileSync(process.execPath, ['-e', 'Buffer.alloc(200 * 2 ** 20, 1)'])`;
+    const big = await measureProcess(['node', '-e', child]);
+    expect(big.code).toBe(0);
+    expect(big.ms).toBeGreaterThan(0);
+    expect(big.rssMb).toBeGreaterThan(200);
+    const failed = await measureProcess(['node', '-e', 'process.stdout.write("said"); process.exit(3)']);
+    expect(failed).toMatchObject({ code: 3, stdout: 'said' });
+    expect(failed.rssMb).toBeGreaterThan(0);
+    expect(failed.rssMb).toBeLessThan(200);
+  });
+
+  it('takes the middle of the runs, or the mean of the middle two', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+  });
+
+  it("builds as users do, and the floor writes back the build's paths, bytes and hard links", async () => {
     const root = await tempDir();
     const data = path.join(root, 'data');
     const sources = writeWorld(generateWorld(0.02, 5), data);
-
-    const build = measure(['build', data, path.join(root, 'out')]);
+    const out = path.join(root, 'out');
+    const build = await timeBuild(projectRoot, data, out);
     expect(build.records).toBe(sources);
-    expect((build.written ?? 0) + (build.linked ?? 0)).toBe(build.files);
-    expect(build.ms).toBeGreaterThan(0);
+    expect(build.written! + build.linked!).toBe(build.files);
+    expect(build.ms).toBeGreaterThan(build.buildMs!); // the process's start and end are counted too
     expect(build.rssMb).toBeGreaterThan(0);
+    expect(Object.keys(build.stages!).length).toBeGreaterThan(0);
 
-    const parse = measure(['parse', data]);
-    expect(parse.records).toBe(sources);
+    const plan = writeFloorPlan(out, path.join(root, 'plan.json'));
+    const floorOut = path.join(root, 'floor');
+    const floor = await timeFloor(path.join(root, 'plan.json'), floorOut);
+    const written = plan.entries.filter((e) => e.length === 3).length;
+    expect(floor).toMatchObject({ files: build.files, written, linked: plan.links.length });
+    const built = fs.realpathSync(out); // the tree the output's link points at
+    expect(await bytesOf(floorOut)).toEqual(await bytesOf(built));
+    const links = await linkGroups(built);
+    expect(links.length).toBeGreaterThan(0);
+    expect(await linkGroups(floorOut)).toEqual(links);
+    // The same folders, the empty ones too.
+    const folders = (snap: Map<string, string>) => [...snap.keys()].filter((k) => k.endsWith('/'));
+    expect(folders(await snapshot(floorOut))).toEqual(folders(await snapshot(built)));
 
-    // The floor writes back the built tree's files, from the list the bench makes of them.
-    await collect(path.join(root, 'out'), path.join(root, 'files.bin'));
-    const listed = await listFiles(path.join(root, 'out'));
-    const floor = measure(['floor', path.join(root, 'files.bin'), path.join(root, 'floor')]);
-    expect(floor.files).toBe(build.files);
-    expect((await listFiles(path.join(root, 'floor'))).sort()).toEqual(listed.sort());
+    // Shared among other numbers of threads, the work makes the same tree.
+    for (const threads of [1, 3]) {
+      const other = path.join(root, `floor-${threads}`);
+      await timeFloor(path.join(root, 'plan.json'), other, threads);
+      expect(await bytesOf(other)).toEqual(await bytesOf(built));
+      expect(await linkGroups(other)).toEqual(links);
+    }
+
+    // A fresh output is the floor's premise: an existing one is refused, not mixed in.
+    await expect(timeFloor(path.join(root, 'plan.json'), floorOut)).rejects.toThrow(/EEXIST/);
+  });
+
+  it("sets up another revision's checkout to build with this one's packages, and removes it", async () => {
+    const root = await tempDir();
+    const tree = addWorktree('HEAD', root);
+    try {
+      expect(fs.existsSync(path.join(tree.dir, 'package.json'))).toBe(true);
+      expect(fs.realpathSync(path.join(tree.dir, 'node_modules'))).toBe(fs.realpathSync(path.join(projectRoot, 'node_modules')));
+      expect(worktrees()).toContain(tree.dir);
+      const lockAtHead = execFileSync('git', ['show', 'HEAD:package-lock.json'], {
+        cwd: projectRoot,
+        encoding: 'utf8',
+        maxBuffer: 1 << 28,
+      });
+      const same = lockAtHead === fs.readFileSync(path.join(projectRoot, 'package-lock.json'), 'utf8');
+      expect(tree.warning === undefined).toBe(same);
+    } finally {
+      tree.remove();
+    }
+    expect(fs.existsSync(tree.dir)).toBe(false);
+    expect(worktrees()).not.toContain(tree.dir);
+    expect(() => addWorktree('no-such-revision', root)).toThrow(/no such revision/);
+  });
+
+  it('races this checkout against a revision, in turns, and leaves no worktree behind', { timeout: 180_000 }, async () => {
+    const root = await tempDir();
+    const results = path.join(root, 'bench.json');
+    const bench = await runBench({ scales: [0.02], runs: 3, against: 'HEAD', settle: 0, results, log: () => {} });
+    expect(bench.rows.map((r) => r.scenario)).toEqual(['full', 'edit', 'no-op', 'node -e ""', 'no-op beyond node start']);
+    for (const r of bench.rows.slice(0, 3)) {
+      expect(r.baseline).toBe('HEAD');
+      expect(r.samples).toHaveLength(3);
+      expect(r.baseSamples).toHaveLength(3);
+      expect(r.ratio).toBeGreaterThan(0);
+      expect(r.peakRssMb).toBeGreaterThan(0);
+    }
+    // Each edit run changes one record: its file and the link beside it, on both sides.
+    const edit = bench.rows[1]!;
+    for (const s of [...edit.samples, ...edit.baseSamples!]) expect(s.written! + s.linked!).toBeGreaterThan(0);
+    for (const s of [...edit.samples, ...edit.baseSamples!]) expect(s.written! + s.linked!).toBeLessThan(10);
+    expect(bench.worlds[0]!.records).toBe([...generateWorld(0.02, 1).values()].reduce((n, list) => n + list.length, 0));
+    expect(JSON.parse(fs.readFileSync(results, 'utf8')).rows).toHaveLength(5);
+    expect(worktrees()).not.toMatch(/crs-bench-/);
+  });
+
+  it('reads its command line: scales, at least three runs, a revision, a settle time', () => {
+    expect(parseOptions([])).toMatchObject({ scales: [1, 10], runs: 3, against: undefined, settle: undefined });
+    expect(parseOptions(['--scales', '0.5,2', '--runs', '5', '--against', 'abc123', '--settle', '0'])).toMatchObject({
+      scales: [0.5, 2],
+      runs: 5,
+      against: 'abc123',
+      settle: 0,
+    });
+    expect(() => parseOptions(['--runs', '2'])).toThrow(/3 or more/);
+    expect(() => parseOptions(['--scales', '1,x'])).toThrow(/positive numbers/);
+    expect(() => parseOptions(['--settle=-1'])).toThrow(/seconds/);
   });
 
   it('refuses a scale the disk cannot hold before measuring it, saying how much room it needs', () => {
-    // Each run's build and floor stay until the scale is done: 7 more trees for 3 runs.
     const tree = { bytes: 2 ** 30, files: 40_000 };
     expect(roomProblem(10, tree, 7, { bytes: 8 * 2 ** 30, files: 1_000_000 })).toBeUndefined();
     expect(roomProblem(10, tree, 7, { bytes: 4 * 2 ** 30, files: 1_000_000 })).toMatch(

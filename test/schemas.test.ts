@@ -5,8 +5,8 @@ import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { derivations } from '../build/derive.ts';
-import { loadSchemas, stripAnnotations } from '../build/schemas.ts';
+import { derivations } from '../build/pipeline/derive.ts';
+import { loadSchemas, stripAnnotations } from '../build/schemas/schemas.ts';
 import { buildWorld, fixtureWorld, listFiles } from './helpers.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
@@ -42,7 +42,8 @@ describe('response schemas', () => {
     }
   });
 
-  const record = (kind: string, id: number) => JSON.parse(fs.readFileSync(path.join(out, 'api/v2', kind, String(id), 'index.json'), 'utf8'));
+  const record = (kind: string, id: number) =>
+    JSON.parse(fs.readFileSync(path.join(out, 'api/v2', kind, String(id), 'index.json'), 'utf8'));
 
   it('rejects a stat name of 201 characters and accepts 200', () => {
     const stat = record('stat', 1);

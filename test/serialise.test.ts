@@ -1,7 +1,7 @@
 // A record serialises to the same bytes whatever order its keys come in: every object's keys in
 // code-unit order, at every depth (emit.ts).
 import { describe, expect, it } from 'vitest';
-import { serialise } from '../build/emit.ts';
+import { serialise } from '../build/pipeline/serialise.ts';
 
 /** The definition, written plainly: keys sorted with Array#sort, undefined left out. */
 function reference(value: unknown): string {

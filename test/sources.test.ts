@@ -1,96 +1,76 @@
 // Source files are listed in the order of their paths, whatever order the file system gives them
-// in: the build indexes them, and so reports clashes and writes lists, in that order.
+// in: the build indexes them, and so reports clashes and writes lists, in that order. Each is read
+// as readFileSync reads it, and parsed as the build means to: js-yaml for ordinary YAML, `yaml` for
+// anchors and for the errors it places, JSON as JSON, nothing nested past 32 levels.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import jsyaml from 'js-yaml';
 import { describe, expect, it, vi } from 'vitest';
-import { MessageChannel } from 'node:worker_threads';
-import { hashText, loadYaml, readText, withoutMark } from '../build/fast-yaml.mjs';
-import { listSources, listSourcesOnThread } from '../build/list-sources.mjs';
-import { readAheadOnThread, type ReadAhead } from '../build/read-ahead.mjs';
-import {
-  MAX_FILE_BYTES,
-  parseOne,
-  READ_AHEAD_ON_THREAD,
-  readAhead,
-  readsAheadOnThread,
-  readSources,
-  startReading,
-  type SourceFile,
-} from '../build/load.ts';
-import { Problems } from '../build/problems.ts';
-import { tempDir } from './helpers.ts';
+import { discover, listSources, type SourceFile } from '../build/pipeline/discover.ts';
+import { hashText, MAX_DEPTH, parseSource, parseText, readText, withoutMark } from '../build/pipeline/parse.ts';
+import { Problems } from '../build/report/problems.ts';
+import { buildProblems, fixtureWorld, tempDir } from './helpers.ts';
+
+/** A source file at `abs` as discover would give it, not yet read. */
+const sourceAt = (abs: string, rel = path.basename(abs)): SourceFile => ({
+  rel,
+  abs,
+  kind: 'type',
+  stem: path.basename(abs).replace(/\.[^.]+$/, ''),
+  size: 0,
+  mtimeMs: 0,
+});
 
 describe('the source listing', () => {
-  it('gives files in the order of their paths, named from the data folder', async () => {
+  it('gives files in the order of their paths, named from the data folder, with their sizes and times', async () => {
     const data = path.join(await tempDir(), 'world');
     // 'type-x/…' sorts before 'type/…' ('-' before '/'), though the folder 'type' sorts first.
     const names = ['type/b.yaml', 'type/a.yaml', 'type/a-b.yaml', 'type/a.json', 'type-x/z.yaml', 'stat/1.yaml', 'type.d/c.yaml'];
-    for (const name of names) {
+    for (const [i, name] of names.entries()) {
       fs.mkdirSync(path.dirname(path.join(data, name)), { recursive: true });
-      fs.writeFileSync(path.join(data, name), 'id: 1\n');
+      fs.writeFileSync(path.join(data, name), `id: ${i}${' '.repeat(i)}\n`);
     }
-    const rels = (await readSources(data, new Problems())).map((f) => f.rel);
+    const problems = new Problems();
+    const files = discover(data, problems);
+    expect(problems.list).toEqual([]);
+    const rels = files.map((f) => f.rel);
     const expected = names.map((n) => `world/${n}`).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     expect(rels).toEqual(expected);
     expect(rels.indexOf('world/type-x/z.yaml')).toBeLessThan(rels.indexOf('world/type/a.yaml'));
+    for (const file of files) {
+      const name = file.rel.slice('world/'.length);
+      const stat = fs.statSync(path.join(data, name));
+      expect(file.abs).toBe(path.join(data, name));
+      expect({ size: file.size, mtimeMs: file.mtimeMs }, name).toEqual({ size: stat.size, mtimeMs: stat.mtimeMs });
+      expect(file.size, name).toBe(6 + names.indexOf(name));
+      expect(file.kind, name).toBe(name.split('/')[0]);
+      expect(file.stem, name).toBe(path.basename(name).replace(/\.[^.]+$/, ''));
+      // Nothing is read yet: a file is hashed when read, or takes what a build remembered of it.
+      expect(file.hash, name).toBeUndefined();
+      expect(file.text, name).toBeUndefined();
+    }
 
-    // Listed on a thread of their own (as for a large world), with their sizes and times, the same.
-    const here = await readSources(data, new Problems());
-    const onThread = await readSources(data, new Problems(), Promise.resolve(undefined), true);
-    expect(onThread.map(({ rel, size, mtimeMs }) => ({ rel, size, mtimeMs }))).toEqual(
-      here.map(({ rel, size, mtimeMs }) => ({ rel, size, mtimeMs })),
-    );
-    expect(onThread[0]!.size).toBe(6);
-
-    // Thousands, looked at by the thread and this one side by side in runs: the same as here, in order,
-    // with the entries that are not files among the others.
+    // Thousands, in order, with the entries that are not files (folders named like sources) among
+    // the others, which the build reports.
     const many = path.join(await tempDir(), 'many');
     fs.mkdirSync(path.join(many, 'stat'), { recursive: true });
     for (let i = 0; i < 3000; i++) fs.writeFileSync(path.join(many, 'stat', `s${i}.yaml`), 'x'.repeat(i % 7));
     for (const i of [5, 1500, 2999]) fs.mkdirSync(path.join(many, 'stat', `s${i}-dir.yaml`));
-    const sync = listSources(many);
-    expect(sync.sources).toHaveLength(3000);
-    expect(sync.sources[1]).toMatchObject({ path: 'stat/s1.yaml', size: 1 });
-    expect(sync.others).toEqual(['stat/s1500-dir.yaml', 'stat/s2999-dir.yaml', 'stat/s5-dir.yaml']);
-    expect(await listSourcesOnThread(many).done()).toEqual(sync);
+    const listed = listSources(many);
+    expect(listed.sources).toHaveLength(3000);
+    expect(listed.sources[1]).toMatchObject({ path: 'stat/s1.yaml', size: 1 });
+    const paths = listed.sources.map((s) => s.path);
+    expect(paths).toEqual([...paths].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    expect(listed.others).toEqual(['stat/s1500-dir.yaml', 'stat/s2999-dir.yaml', 'stat/s5-dir.yaml']);
 
-    // The names are given as soon as they are listed, before any file is looked at: the same files,
-    // and an entry that is not a file among them (it is reported instead).
-    fs.mkdirSync(path.join(data, 'type', 'folder.yaml'));
-    let given: string[] = [];
-    const problems = new Problems();
-    const listed = await readSources(data, problems, new Map(), false, (abs) => {
-      given = abs;
-      fs.writeFileSync(path.join(data, 'stat', 'late.yaml'), 'id: 2\n'); // written after the names were taken
-    });
-    expect(given).toEqual([...listed.map((f) => f.abs), path.join(data, 'type', 'folder.yaml')].sort());
-    expect(listed.map((f) => f.rel)).not.toContain('world/stat/late.yaml');
-    expect(problems.list.map((p) => p.file)).toEqual(['world/type/folder.yaml']);
+    const manyProblems = new Problems();
+    const manyFiles = discover(many, manyProblems);
+    expect(manyFiles.map((f) => f.rel)).toEqual(paths.map((p) => `many/${p}`));
+    expect(manyFiles.map((f) => f.size)).toEqual(listed.sources.map((s) => s.size));
+    expect(manyProblems.list.map((p) => p.file)).toEqual(['many/stat/s1500-dir.yaml', 'many/stat/s2999-dir.yaml', 'many/stat/s5-dir.yaml']);
+    for (const p of manyProblems.list) expect(p.message).toMatch(/is not read/);
   });
 });
-
-/** Writes `files` (name → text) into a fresh folder; returns their paths, in the order given. */
-async function writeAll(files: Record<string, string>): Promise<string[]> {
-  const dir = await tempDir();
-  return Object.entries(files).map(([name, text]) => {
-    fs.writeFileSync(path.join(dir, name), text);
-    return path.join(dir, name);
-  });
-}
-
-/** Everything the reading thread sends for `paths`, by index, once it has closed its port. */
-function readOnThread(paths: string[], reached = 0, maxBytes = MAX_FILE_BYTES): Promise<Map<number, ReadAhead | undefined>> {
-  const { port1, port2 } = new MessageChannel();
-  const results = new Map<number, ReadAhead | undefined>();
-  port1.on('message', (batch: Array<[number, ReadAhead | undefined]>) => {
-    for (const [i, result] of batch) results.set(i, result);
-  });
-  const shared = new Int32Array(new SharedArrayBuffer(4));
-  shared[0] = reached;
-  readAheadOnThread(paths, port2, shared, maxBytes);
-  return new Promise((resolve) => port1.on('close', () => resolve(results)));
-}
 
 describe('reading a source file', () => {
   it('gives what readFileSync gives, whatever the size, and throws where it throws', async () => {
@@ -102,14 +82,14 @@ describe('reading a source file', () => {
       'marked.yaml': Buffer.from('\ufeffid: 2\n'),
       // Bytes that are not UTF-8: a lone continuation byte, a sequence cut short, an 0xff.
       'broken.yaml': Buffer.from([0x69, 0x64, 0x3a, 0x20, 0x80, 0xe2, 0x82, 0x0a, 0xff]),
-      // The buffer kept between files starts at 64 KiB and doubles: a file of that size exactly,
-      // one byte more, and a larger one with a character of three bytes across 64 and 128 KiB.
+      // Sizes about those of a reading buffer: 64 KiB exactly, one byte more, and a larger file with
+      // a character of three bytes across 64 and 128 KiB.
       'exact.yaml': Buffer.alloc(64 * kib, 'a'),
       'over.yaml': Buffer.alloc(64 * kib + 1, 'b'),
       'large.yaml': Buffer.from('x'.repeat(64 * kib - 1) + '€' + 'y'.repeat(64 * kib - 3) + '€' + 'z'.repeat(100 * kib)),
     };
     for (const [name, bytes] of Object.entries(texts)) fs.writeFileSync(path.join(dir, name), bytes);
-    // Read twice over, small after large: what a larger file left in the buffer does not show.
+    // Read twice over, small after large: what a larger file was read with does not show.
     for (const name of [...Object.keys(texts), ...Object.keys(texts)]) {
       const abs = path.join(dir, name);
       expect(readText(abs), name).toBe(withoutMark(fs.readFileSync(abs, 'utf8')));
@@ -120,6 +100,7 @@ describe('reading a source file', () => {
   });
 
   it('takes a record nested 32 levels deep and refuses one nested 33, in lists or in maps', async () => {
+    expect(MAX_DEPTH).toBe(32);
     const dir = await tempDir();
     // The record is the first level; each list (or map) inside it one more.
     const lists = (levels: number) => `id: 1\nv: ${'['.repeat(levels - 1)}1${']'.repeat(levels - 1)}\n`;
@@ -131,54 +112,29 @@ describe('reading a source file', () => {
       for (const levels of [32, 33]) {
         const abs = path.join(dir, `${shape}-${levels}.yaml`);
         fs.writeFileSync(abs, text(levels));
-        const file: SourceFile = {
-          rel: path.basename(abs),
-          abs,
-          kind: 'type',
-          stem: 'x',
-          text: '',
-          hash: '',
-          size: 0,
-          mtimeMs: 0,
-          value: undefined,
-        };
+        const file = sourceAt(abs);
         const problems = new Problems();
-        parseOne(file, problems);
+        const value = parseSource(file, problems);
         const where = `${shape}, ${levels} levels`;
         if (levels === 32) {
           expect(problems.list, where).toEqual([]);
-          expect(file.value, where).toMatchObject({ id: 1 });
+          expect(value, where).toMatchObject({ id: 1 });
         } else {
           expect(
             problems.list.map((p) => p.message),
             where,
           ).toEqual(['the document nests more than 32 levels deep']);
-          expect(file.value, where).toBeUndefined();
+          expect(value, where).toBeUndefined();
         }
+        // Read, hashed, and let go.
+        expect(file.hash, where).toBe(hashText(text(levels)));
+        expect(file.text, where).toBeUndefined();
       }
-    }
-  });
-});
-
-describe('the thread that reads late records ahead', () => {
-  it('is started when asked, or for many records with a core to spare beside the build and the writer', () => {
-    const cores = vi.spyOn(os, 'availableParallelism');
-    try {
-      for (const spare of [false, true]) {
-        cores.mockReturnValue(spare ? 3 : 2);
-        expect(readsAheadOnThread(READ_AHEAD_ON_THREAD)).toBe(spare);
-        expect(readsAheadOnThread(READ_AHEAD_ON_THREAD - 1)).toBe(false);
-        expect(readsAheadOnThread(5, true)).toBe(true);
-        expect(readsAheadOnThread(10 * READ_AHEAD_ON_THREAD, false)).toBe(false);
-        expect(readsAheadOnThread(0, true)).toBe(false);
-      }
-    } finally {
-      cores.mockRestore();
     }
   });
 
   const texts: Record<string, string> = {
-    'plain.yaml': 'id: 1\nname: plain\nlevels: [1, 2.5, -3]\nnote: null\nwhen: 2001-12-14\n',
+    'plain.yaml': 'id: 1\nname: plain\nlevels: [1, 2.5, -3]\nnote: null\nwhen: 2001-12-14\nsalt: Salt & Pepper\n',
     'marked.yaml': '\uFEFFid: 2\r\nname: marked\r\n',
     'proto.yaml': 'id: 3\n__proto__:\n  polluted: true\n',
     'anchor.yaml': 'id: 4\nname: &n anchor\nalso: *n\n',
@@ -190,127 +146,129 @@ describe('the thread that reads late records ahead', () => {
     'empty.yaml': '',
     'deep.yaml': `id: 8\nv: ${'['.repeat(40)}${']'.repeat(40)}\n`,
     'record.json': '{"id": 9}',
+    'broken.json': '{"id": 9,\n "x": }',
   };
+  const jsYaml = (text: string) => jsyaml.load(text, { schema: jsyaml.CORE_SCHEMA });
 
-  it('parses ordinary YAML records as the build would, and leaves the rest to the build', async () => {
-    const paths = await writeAll(texts);
-    const missing = path.join(path.dirname(paths[0]!), 'missing.yaml');
-    const results = await readOnThread([...paths, missing]);
-    const names = Object.keys(texts);
-    const got = (name: string) => results.get(names.indexOf(name));
-    for (const name of names) {
-      const text = withoutMark(texts[name]!);
-      expect(got(name)?.hash, name).toBe(hashText(text));
+  it('parses ordinary YAML with js-yaml, anchors with `yaml`, and places what it cannot parse', async () => {
+    const dir = await tempDir();
+    const files = Object.fromEntries(
+      Object.entries(texts).map(([name, text]) => {
+        fs.writeFileSync(path.join(dir, name), text);
+        return [name, sourceAt(path.join(dir, name), `data/type/${name}`)];
+      }),
+    );
+    const problems = new Problems();
+    const loads = vi.spyOn(jsyaml, 'load');
+    const values: Record<string, unknown> = {};
+    try {
+      for (const [name, file] of Object.entries(files)) {
+        loads.mockClear();
+        values[name] = parseSource(file, problems);
+        // js-yaml is tried on every YAML document without an anchor.
+        const anchorFree = name.endsWith('.yaml') && name !== 'anchor.yaml' && texts[name]!.trim() !== '';
+        expect(loads.mock.calls.length, name).toBe(anchorFree ? 1 : 0);
+        expect(file.hash, name).toBe(hashText(withoutMark(texts[name]!)));
+        expect(file.text, name).toBeUndefined();
+      }
+    } finally {
+      loads.mockRestore();
     }
-    // Parsed there, as JSON that reads back to what js-yaml gives (an own "__proto__" included).
-    for (const name of ['plain.yaml', 'marked.yaml', 'proto.yaml']) {
-      const json = got(name)?.json;
-      expect(json, name).toBeDefined();
-      expect(JSON.stringify(JSON.parse(json!))).toBe(JSON.stringify(loadYaml(withoutMark(texts[name]!))));
+    // What js-yaml gives, key order included, an own "__proto__" too; the mark and CRs are no part of it.
+    for (const name of ['plain.yaml', 'marked.yaml', 'proto.yaml', 'infinite.yaml', 'huge.yaml', 'negative-zero.yaml']) {
+      const own = jsYaml(withoutMark(texts[name]!));
+      expect(values[name], name).toEqual(own);
+      expect(JSON.stringify(values[name]), name).toBe(JSON.stringify(own));
     }
-    expect(Object.keys(JSON.parse(got('proto.yaml')!.json!))).toEqual(['id', '__proto__']);
-    // Anchors, numbers JSON cannot carry, what js-yaml refuses, an empty file, a document nested past
-    // what the build takes, and JSON come back as text.
+    expect(values['marked.yaml']).toEqual({ id: 2, name: 'marked' });
+    expect(Object.keys(values['proto.yaml'] as object)).toEqual(['id', '__proto__']);
+    expect(Object.getPrototypeOf(values['proto.yaml'])).toBe(Object.prototype);
+    expect(values['infinite.yaml']).toEqual({ id: 5, score: Infinity });
+    expect(values['huge.yaml']).toEqual({ id: 6, score: Infinity });
+    expect(Object.is((values['negative-zero.yaml'] as { score: number }).score, -0)).toBe(true);
+    expect(values['anchor.yaml']).toEqual({ id: 4, name: 'anchor', also: 'anchor' });
+    expect(values['record.json']).toEqual({ id: 9 });
+    for (const name of ['broken.yaml', 'twice.yaml', 'empty.yaml', 'deep.yaml', 'broken.json']) expect(values[name], name).toBeUndefined();
+    // One problem for each file that could not be read as a record, placed where it goes wrong and
+    // worded by `yaml` for YAML (js-yaml refused the first two).
+    expect(problems.list.map(({ file, line, column, message }) => ({ file, line, column, message }))).toEqual([
+      { file: 'data/type/broken.yaml', line: 2, column: 1, message: expect.stringMatching(/^invalid YAML: Flow sequence/) },
+      { file: 'data/type/twice.yaml', line: 2, column: 1, message: 'invalid YAML: Map keys must be unique' },
+      { file: 'data/type/empty.yaml', line: 1, column: 1, message: 'the file is empty; it should hold one record' },
+      { file: 'data/type/deep.yaml', line: 1, column: 1, message: 'the document nests more than 32 levels deep' },
+      { file: 'data/type/broken.json', line: 2, column: 7, message: "invalid JSON: Unexpected token '}'" },
+    ]);
+
+    // A file that cannot be read is reported, not thrown; one refused when listed is not read at all.
+    const more = new Problems();
+    expect(parseSource(sourceAt(path.join(dir, 'missing.yaml'), 'data/type/missing.yaml'), more)).toBeUndefined();
+    expect(more.list).toEqual([
+      expect.objectContaining({
+        file: 'data/type/missing.yaml',
+        line: 1,
+        message: expect.stringMatching(/^the file could not be read: ENOENT/),
+      }),
+    ]);
+    const refused = { ...files['plain.yaml']!, refused: 'the file is too large' };
+    const none = new Problems();
+    expect(parseSource(refused, none)).toBeUndefined();
+    expect(none.list).toEqual([]);
+  });
+
+  it('reads a document the same whichever of the two parsers takes it', () => {
+    // A comment with an anchor's mark in it sends a document to `yaml`, and changes nothing else.
     for (const name of [
-      'anchor.yaml',
+      'plain.yaml',
+      'marked.yaml',
+      'proto.yaml',
       'infinite.yaml',
       'huge.yaml',
       'negative-zero.yaml',
       'broken.yaml',
       'twice.yaml',
-      'empty.yaml',
-      'deep.yaml',
-      'record.json',
-    ])
-      expect(got(name), name).toEqual({ hash: hashText(texts[name]!), text: texts[name] });
-    // A file that cannot be read is sent as nothing: the build reads it again, and reports it.
-    expect(results.has(names.length)).toBe(true);
-    expect(results.get(names.length)).toBeUndefined();
-  });
-
-  it('fails without taking the build with it: the build reads what it did not send', async () => {
-    // Given no list at all, the thread throws as it starts, sends nothing and closes its port.
-    const results = await readOnThread(null as unknown as string[]);
-    expect(results.size).toBe(0);
-  });
-
-  it('leaves a file over the size limit to the build, unread', async () => {
-    const paths = await writeAll({ 'small.yaml': 'id: 1\n', 'large.yaml': `id: 2\nname: ${'x'.repeat(100)}\n` });
-    const results = await readOnThread(paths, 0, 50);
-    expect(results.get(0)?.json).toBe('{"id":1}');
-    expect(results.has(1)).toBe(true);
-    expect(results.get(1)).toBeUndefined();
-  });
-
-  it('passes over the files the build has reached itself', async () => {
-    const paths = await writeAll(texts);
-    const results = await readOnThread(paths, 4);
-    expect([...results.keys()]).toEqual(paths.map((_, i) => i).filter((i) => i >= 4));
-  });
-
-  it('gives each file what the build would read itself, however far the thread has got', async () => {
-    // Enough files for a thread; each taken in order as soon as asked, so that some come from the
-    // thread and others are read here.
-    const many: Record<string, string> = {};
-    for (let i = 0; i < READ_AHEAD_ON_THREAD; i++)
-      many[`r${String(i).padStart(3, '0')}.yaml`] = `id: ${i + 1}\nname: r${i}\nlist: [${i}, ${i * 2}]\n`;
-    Object.assign(many, texts);
-    const paths = await writeAll(many);
-    const source = (abs: string): SourceFile => ({
-      rel: path.basename(abs),
-      abs,
-      kind: 'location-area',
-      stem: path.basename(abs).replace(/\.[^.]+$/, ''),
-      text: '',
-      hash: '',
-      size: 0,
-      mtimeMs: 0,
-      value: undefined,
-    });
-    for (const wait of [0, 500]) {
-      const files = paths.map(source);
-      const own = paths.map(source);
-      const ahead = readAhead(files, undefined, true);
-      await new Promise((resolve) => setTimeout(resolve, wait));
-      const problems = new Problems();
-      const ownProblems = new Problems();
-      let fromThread = 0;
-      for (let i = 0; i < paths.length; i++) {
-        ahead.take(files[i]!);
-        if (files[i]!.json !== undefined) fromThread++;
-        parseOne(files[i]!, problems);
-        parseOne(own[i]!, ownProblems);
-        expect(JSON.stringify(files[i]!.value), paths[i]).toBe(JSON.stringify(own[i]!.value));
-        expect(files[i]!.hash, paths[i]).toBe(own[i]!.hash);
-      }
-      ahead.close();
-      expect(problems.list).toEqual(ownProblems.list);
-      expect(problems.list.length).toBeGreaterThan(0);
-      if (wait > 0) expect(fromThread).toBeGreaterThan(READ_AHEAD_ON_THREAD / 2);
+    ]) {
+      const text = withoutMark(texts[name]!);
+      const quick = new Problems();
+      const careful = new Problems();
+      const a = parseText(text, name, quick);
+      const b = parseText(`${text}# &mark\n`, name, careful);
+      expect(b, name).toEqual(a);
+      expect(JSON.stringify(b), name).toBe(JSON.stringify(a));
+      if (a !== undefined) expect(Object.keys(b as object), name).toEqual(Object.keys(a as object));
+      expect(
+        careful.list.map((p) => p.message),
+        name,
+      ).toEqual(quick.list.map((p) => p.message));
+      expect(careful.list.length, name).toBe(a === undefined ? 1 : 0);
     }
+  });
+});
 
-    // A thread started before the build knew which files it needs (startReading), taken over: it
-    // reads a file the build does not need, and not one it does. Each file the build needs comes
-    // out as the build would read it itself, from the thread or not.
-    const extra = path.join(path.dirname(paths[0]!), 'extra.yaml');
-    fs.writeFileSync(extra, 'id: 999\n');
-    const needed = paths.filter((_, i) => i !== 5);
-    const reading = startReading([...needed.slice(0, 3), extra, ...needed.slice(3), paths[5]!].filter((p) => p !== paths[7]));
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const files = needed.map(source);
-    const own = needed.map(source);
-    const ahead = readAhead(files, reading);
-    let fromThread = 0;
-    for (let i = 0; i < needed.length; i++) {
-      ahead.take(files[i]!);
-      if (files[i]!.json !== undefined) fromThread++;
-      parseOne(files[i]!, new Problems());
-      parseOne(own[i]!, new Problems());
-      expect(JSON.stringify(files[i]!.value), needed[i]).toBe(JSON.stringify(own[i]!.value));
-      expect(files[i]!.hash, needed[i]).toBe(own[i]!.hash);
-    }
-    ahead.close();
-    expect(fromThread).toBeGreaterThan(READ_AHEAD_ON_THREAD / 2);
-    expect(files.find((f) => f.abs === paths[7])!.json).toBeUndefined(); // not among the thread's
+describe('a source file that changes after it is listed', () => {
+  it.each([
+    ['on this thread', false],
+    ['on checking threads', true],
+  ])('is reported as unreadable by the build that reads it (%s)', async (_, checkOnThreads) => {
+    const world = await fixtureWorld();
+    // Once listed, an early kind's file is replaced by a folder and a late kind's (read while the
+    // others are written) removed: the build reads what is there then.
+    const problems = await buildProblems(
+      {
+        dataDir: world.data,
+        outDir: world.out,
+        onProgress: (event) => {
+          if (event.stage !== 'read') return;
+          fs.rmSync(path.join(world.data, 'gender', 'female.yaml'));
+          fs.mkdirSync(path.join(world.data, 'gender', 'female.yaml'));
+          fs.rmSync(path.join(world.data, 'location-area', 'ember-peak-base.yaml'));
+        },
+      },
+      { checkOnThreads },
+    );
+    expect(problems.map(({ file, line, message }) => ({ file, line, message }))).toEqual([
+      { file: 'data/gender/female.yaml', line: 1, message: expect.stringMatching(/^the file could not be read: EISDIR/) },
+      { file: 'data/location-area/ember-peak-base.yaml', line: 1, message: expect.stringMatching(/^the file could not be read: ENOENT/) },
+    ]);
+    expect(fs.existsSync(world.out)).toBe(false); // a first build that failed leaves nothing
   });
 });

@@ -1,18 +1,17 @@
 // Work done on other threads gives what the build's own thread would: source files checked on
-// worker threads (as for large worlds), late records read and parsed ahead on a thread, and folders
-// made ahead of their files by the writer thread, which a failed build removes again.
+// worker threads (as for large worlds) against late records read as they are published, and
+// folders made ahead of their files by the writer thread, which a failed build removes again.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { READ_AHEAD_ON_THREAD } from '../build/load.ts';
-import { sortProblems } from '../build/problems.ts';
+import { sortProblems } from '../build/report/problems.ts';
 import { buildProblems, buildWorld, fixtureWorld, overlayBad, snapshot } from './helpers.ts';
 
 describe('worker threads', () => {
   it('check source files on threads with the same output as on the main thread', async () => {
     const w = await fixtureWorld();
-    const inline = await buildWorld({ dataDir: w.data, outDir: path.join(w.root, 'inline'), threads: false, plain: true });
-    const threaded = await buildWorld({ dataDir: w.data, outDir: path.join(w.root, 'threaded'), threads: true, plain: true });
+    const inline = await buildWorld({ dataDir: w.data, outDir: path.join(w.root, 'inline'), plain: true }, { checkOnThreads: false });
+    const threaded = await buildWorld({ dataDir: w.data, outDir: path.join(w.root, 'threaded'), plain: true }, { checkOnThreads: true });
     expect(threaded.records).toEqual(inline.records);
     expect(threaded.parsed).toBe(inline.parsed);
     expect(await snapshot(path.join(w.root, 'threaded'))).toEqual(await snapshot(path.join(w.root, 'inline')));
@@ -31,18 +30,18 @@ describe('worker threads', () => {
   ])('report the same problems on threads for %s', async (bad) => {
     const w = await fixtureWorld();
     overlayBad(w, bad);
-    const inline = await buildProblems({ dataDir: w.data, outDir: w.out, threads: false });
-    const threaded = await buildProblems({ dataDir: w.data, outDir: w.out, threads: true });
+    const inline = await buildProblems({ dataDir: w.data, outDir: w.out }, { checkOnThreads: false });
+    const threaded = await buildProblems({ dataDir: w.data, outDir: w.out }, { checkOnThreads: true });
     expect(inline.length).toBeGreaterThan(0);
     expect(sortProblems(threaded)).toEqual(sortProblems(inline));
   });
 
-  // Enough records of a late kind (order.ts) that a thread reads and parses them ahead (load.ts).
+  // Many records of a late kind (order.ts), read one at a time as they are published.
   const lateWorld = async () => {
     const w = await fixtureWorld();
     const dir = path.join(w.data, 'location-area');
     const model = fs.readFileSync(path.join(dir, 'ember-peak-base.yaml'), 'utf8');
-    for (let i = 0; i < READ_AHEAD_ON_THREAD; i++) {
+    for (let i = 0; i < 300; i++) {
       const name = `ember-peak-cave-${i + 1}`;
       fs.writeFileSync(
         path.join(dir, `${name}.yaml`),
@@ -52,33 +51,25 @@ describe('worker threads', () => {
     return w;
   };
 
-  it('read late records ahead on a thread with the same output as without it', async () => {
+  it('read late records as they are published with the same output as on threads', async () => {
     const w = await lateWorld();
-    // Inline, the late records are read and parsed ahead on a thread when asked, and otherwise
-    // read here as they are published; on threads, they are not read ahead.
     const out = (name: string) => path.join(w.root, name);
-    const ahead = await buildWorld({ dataDir: w.data, outDir: out('ahead'), threads: false, readAhead: true, plain: true });
-    await buildWorld({ dataDir: w.data, outDir: out('inline'), threads: false, readAhead: false, plain: true });
-    await buildWorld({ dataDir: w.data, outDir: out('threaded'), threads: true, plain: true });
-    expect(ahead.records['location-area']).toBeGreaterThan(READ_AHEAD_ON_THREAD);
-    const expected = await snapshot(out('threaded'));
-    expect(await snapshot(out('ahead'))).toEqual(expected);
-    expect(await snapshot(out('inline'))).toEqual(expected);
+    const inline = await buildWorld({ dataDir: w.data, outDir: out('inline'), plain: true }, { checkOnThreads: false });
+    await buildWorld({ dataDir: w.data, outDir: out('threaded'), plain: true }, { checkOnThreads: true });
+    expect(inline.records['location-area']).toBeGreaterThan(300);
+    expect(await snapshot(out('inline'))).toEqual(await snapshot(out('threaded')));
   });
 
   it.each(['late-invalid-yaml', 'late-duplicate-id', 'late-missing-reference', 'late-level-range'])(
-    'report the same problems with late records read ahead for %s',
+    'report the same problems for late records read as published as on threads for %s',
     async (bad) => {
       const w = await lateWorld();
-      // A late record that js-yaml refuses: the build parses it again itself, for the place.
       if (bad === 'late-invalid-yaml')
         fs.writeFileSync(path.join(w.data, 'location-area', 'ember-peak-cave-7.yaml'), 'id: 1006\nname: [ember\n');
       else overlayBad(w, bad);
-      const ahead = await buildProblems({ dataDir: w.data, outDir: w.out, threads: false, readAhead: true });
-      const inline = await buildProblems({ dataDir: w.data, outDir: w.out, threads: false, readAhead: false });
-      const threaded = await buildProblems({ dataDir: w.data, outDir: w.out, threads: true });
-      expect(ahead.length).toBeGreaterThan(0);
-      expect(sortProblems(ahead)).toEqual(sortProblems(threaded));
+      const inline = await buildProblems({ dataDir: w.data, outDir: w.out }, { checkOnThreads: false });
+      const threaded = await buildProblems({ dataDir: w.data, outDir: w.out }, { checkOnThreads: true });
+      expect(inline.length).toBeGreaterThan(0);
       expect(sortProblems(inline)).toEqual(sortProblems(threaded));
     },
   );

@@ -1,7 +1,7 @@
 // The committed types are what `npm run types` generates from the schemas today.
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { generateTypes, typesFile } from '../build/types.ts';
+import { generateTypes, typesFile } from '../build/cli/types.ts';
 
 describe('generated types', () => {
   it('are up to date with the schemas (run `npm run types` when this fails)', async () => {

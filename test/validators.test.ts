@@ -8,8 +8,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { parse } from 'yaml';
 import { defaultDataDir } from '../build/paths.ts';
-import { loadSchemas, type SchemaSet } from '../build/schemas.ts';
-import { KEYWORDS, loadValidators, OPTIONS } from '../build/validate.ts';
+import { loadSchemas, type SchemaSet } from '../build/schemas/schemas.ts';
+import { KEYWORDS, loadValidators, OPTIONS } from '../build/schemas/validators.ts';
 import { tempDir } from './helpers.ts';
 
 const schemas = loadSchemas();

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, type BuildResult } from '../build/build.ts';
+import { build, type BuildResult } from '../build/pipeline/build.ts';
 import { apiPaths, defaultDataDir } from '../build/paths.ts';
 import { listFiles, tempDir } from './helpers.ts';
 
@@ -176,10 +176,13 @@ describe('types', () => {
         const [to] = holds[0] ?? ['normal'];
         cells[to === 'normal' ? 'normal' : to === 'no_damage_to' ? 'none' : to === 'half_damage_to' ? 'half' : 'double']++;
         for (const [to2, from2] of RELATIONS) {
-          expect(names(a.damage_relations[to2]).includes(b.name), `${a.name} ${to2} ${b.name}`).toBe(names(byName.get(b.name)!.damage_relations[from2]).includes(a.name));
+          expect(names(a.damage_relations[to2]).includes(b.name), `${a.name} ${to2} ${b.name}`).toBe(
+            names(byName.get(b.name)!.damage_relations[from2]).includes(a.name),
+          );
         }
       }
-      for (const list of Object.values(a.damage_relations) as Rec[][]) for (const ref of list) expect(battleNames.has(ref.name), `${a.name} lists ${ref.name}`).toBe(true);
+      for (const list of Object.values(a.damage_relations) as Rec[][])
+        for (const ref of list) expect(battleNames.has(ref.name), `${a.name} lists ${ref.name}`).toBe(true);
     }
     expect(cells.double + cells.half + cells.none + cells.normal).toBe(18 * 18);
     for (const kind of ['double', 'half', 'none'] as const) expect(cells[kind], kind).toBeGreaterThan(0);
@@ -206,7 +209,10 @@ describe('types', () => {
       expect(type.move_damage_class?.name, type.name).toBeTruthy();
       const since = genId.get(type.generation.name)!;
       expect(names(type.game_indices.map((g: Rec) => g.generation)).sort(), type.name).toEqual(
-        generations.filter((g) => g.id >= since).map((g) => g.name).sort(),
+        generations
+          .filter((g) => g.id >= since)
+          .map((g) => g.name)
+          .sort(),
       );
       const shown = groups.filter((vg) => genId.get(vg.generation.name)! >= since);
       expect(shown.length, type.name).toBeGreaterThan(0);
@@ -239,7 +245,10 @@ describe('creatures and their forms', () => {
       expect(sp, creature.name).toBeDefined();
       expect(names(sp!.varieties), creature.name).toContain(creature.name);
       const forms = formsOf.get(creature.name) ?? [];
-      expect(forms.filter((f) => f.is_default), creature.name).toHaveLength(1);
+      expect(
+        forms.filter((f) => f.is_default),
+        creature.name,
+      ).toHaveLength(1);
       expect(names(creature.forms).sort(), creature.name).toEqual(names(forms).sort());
     }
   });
@@ -255,7 +264,10 @@ describe('creatures and their forms', () => {
     for (const form of forms) {
       expect(form.types.length, form.name).toBeGreaterThanOrEqual(1);
       expect(form.types.length, form.name).toBeLessThanOrEqual(2);
-      expect(form.types.map((t: Rec) => t.slot), form.name).toEqual(form.types.map((_: Rec, i: number) => i + 1));
+      expect(
+        form.types.map((t: Rec) => t.slot),
+        form.name,
+      ).toEqual(form.types.map((_: Rec, i: number) => i + 1));
       expect(new Set(names(form.types.map((t: Rec) => t.type))).size, form.name).toBe(form.types.length);
     }
   });
@@ -294,7 +306,10 @@ describe('creatures and their forms', () => {
     }
     for (const [creature, list] of byCreature) {
       const byFormOrder = [...list].sort((a, b) => a.form_order - b.form_order);
-      expect(byFormOrder.map((f) => f.form_order), creature).toEqual(list.map((_, i) => i + 1));
+      expect(
+        byFormOrder.map((f) => f.form_order),
+        creature,
+      ).toEqual(list.map((_, i) => i + 1));
       expect(byFormOrder[0]!.is_default, creature).toBe(true);
       const byOrder = [...list].sort((a, b) => a.order - b.order);
       expect(names(byOrder), creature).toEqual(names(byFormOrder));
@@ -306,7 +321,8 @@ describe('creatures and their forms', () => {
     const groupGen = new Map(records('version-group').map((vg) => [vg.name, genId.get(vg.generation.name)!]));
     const typeGen = new Map(records('type').map((t) => [t.name, genId.get(t.generation.name)!]));
     for (const form of records('creature-form')) {
-      for (const t of form.types) expect(typeGen.get(t.type.name)!, `${form.name} ${t.type.name}`).toBeLessThanOrEqual(groupGen.get(form.version_group.name)!);
+      for (const t of form.types)
+        expect(typeGen.get(t.type.name)!, `${form.name} ${t.type.name}`).toBeLessThanOrEqual(groupGen.get(form.version_group.name)!);
     }
   });
 
@@ -339,7 +355,10 @@ describe('moves, natures, items and stats', () => {
       expect(move.damage_class?.name, move.name).toBeTruthy();
       for (const c of move.stat_changes) {
         const side = c.change > 0 ? 'increase' : 'decrease';
-        expect(stats.get(c.stat.name)!.affecting_moves[side], move.name).toContainEqual({ change: c.change, move: { name: move.name, url: `${BASE}/api/v2/move/${move.id}/` } });
+        expect(stats.get(c.stat.name)!.affecting_moves[side], move.name).toContainEqual({
+          change: c.change,
+          move: { name: move.name, url: `${BASE}/api/v2/move/${move.id}/` },
+        });
       }
     }
     const listed = records('stat').reduce((n, s) => n + s.affecting_moves.increase.length + s.affecting_moves.decrease.length, 0);
@@ -372,7 +391,10 @@ describe('moves, natures, items and stats', () => {
       for (const c of nature.athlon_stat_changes) {
         changes++;
         const side = c.max_change > 0 ? 'increase' : 'decrease';
-        expect(athlon.get(c.athlon_stat.name)!.affecting_natures[side], nature.name).toContainEqual({ max_change: c.max_change, nature: { name: nature.name, url: `${BASE}/api/v2/nature/${nature.id}/` } });
+        expect(athlon.get(c.athlon_stat.name)!.affecting_natures[side], nature.name).toContainEqual({
+          max_change: c.max_change,
+          nature: { name: nature.name, url: `${BASE}/api/v2/nature/${nature.id}/` },
+        });
       }
     }
     expect(changes).toBeGreaterThan(25);
@@ -386,7 +408,8 @@ describe('moves, natures, items and stats', () => {
     const stats = named('stat');
     const affecting = records('item').filter((i) => i.affected_stats.length > 0);
     expect(affecting.length).toBeGreaterThanOrEqual(5);
-    for (const item of affecting) for (const s of item.affected_stats) expect(names(stats.get(s.name)!.affecting_items), item.name).toContain(item.name);
+    for (const item of affecting)
+      for (const s of item.affected_stats) expect(names(stats.get(s.name)!.affecting_items), item.name).toContain(item.name);
   });
 
   it('has the 8 stats, the last two battle-only, the others with their characteristics', () => {
@@ -401,7 +424,10 @@ describe('moves, natures, items and stats', () => {
     const characteristics = named('characteristic');
     for (const c of characteristics.values()) {
       const stat = stats.find((s) => s.name === c.highest_stat.name)!;
-      expect(stat.characteristics.map((x: Rec) => x.url), c.name).toContain(`${BASE}/api/v2/characteristic/${c.id}/`);
+      expect(
+        stat.characteristics.map((x: Rec) => x.url),
+        c.name,
+      ).toContain(`${BASE}/api/v2/characteristic/${c.id}/`);
     }
   });
 });
@@ -431,11 +457,16 @@ describe('genders', () => {
     const needing = species.filter((s) => s.gender_required_to_evolve !== null);
     expect(needing.length).toBeGreaterThan(0);
     for (const g of genders.values()) {
-      expect(names(g.required_for_evolution).sort(), g.name).toEqual(names(needing.filter((s) => s.gender_required_to_evolve.name === g.name)).sort());
+      expect(names(g.required_for_evolution).sort(), g.name).toEqual(
+        names(needing.filter((s) => s.gender_required_to_evolve.name === g.name)).sort(),
+      );
     }
     for (const s of needing) {
       const g = s.gender_required_to_evolve.name;
-      expect(g === 'female' ? s.gender_rate >= 1 : g === 'male' ? s.gender_rate >= 0 && s.gender_rate <= 7 : s.gender_rate === -1, s.name).toBe(true);
+      expect(
+        g === 'female' ? s.gender_rate >= 1 : g === 'male' ? s.gender_rate >= 0 && s.gender_rate <= 7 : s.gender_rate === -1,
+        s.name,
+      ).toBe(true);
     }
   });
 });
@@ -467,7 +498,8 @@ describe('locations and encounters', () => {
       expect(area.creature_encounters.length, area.name).toBeGreaterThan(0);
       for (const enc of area.creature_encounters) {
         const best = new Map<string, number>();
-        for (const vd of enc.version_details) best.set(vd.version.name, Math.max(best.get(vd.version.name) ?? 0, vd.encounter_details.chance));
+        for (const vd of enc.version_details)
+          best.set(vd.version.name, Math.max(best.get(vd.version.name) ?? 0, vd.encounter_details.chance));
         for (const vd of enc.version_details) {
           const d = vd.encounter_details;
           const where = `${area.name} ${enc.creature.name} ${vd.version.name}`;
@@ -486,7 +518,9 @@ describe('locations and encounters', () => {
     expect(rows).toBeGreaterThan(1000);
     expect(conditioned).toBeGreaterThan(0);
     // max_chance is not just the row's own chance everywhere: some creature meets two rows in a version.
-    const differs = records('location-area').some((a) => a.creature_encounters.some((e: Rec) => e.version_details.some((vd: Rec) => vd.max_chance > vd.encounter_details.chance)));
+    const differs = records('location-area').some((a) =>
+      a.creature_encounters.some((e: Rec) => e.version_details.some((vd: Rec) => vd.max_chance > vd.encounter_details.chance)),
+    );
     expect(differs).toBe(true);
   });
 });

@@ -1,13 +1,13 @@
 // The writer places every file it is given on its thread: a record's name path, a link to its id
 // path, is placed after that file; a folder not made ahead is made when a file needs it; a file it
 // cannot place is reported; and an abandoned build's folders are removed again. While the writer is
-// behind, the build's thread places the newest batches itself.
+// too far behind (in batches or in bytes), the build's thread places the next batch itself.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { UNCLAIMED } from '../build/place.mjs';
-import { Writer } from '../build/writer.ts';
+import { Writer, type Op } from '../build/output/writer.ts';
+import { WRITE_BATCH } from '../build/tuning.ts';
 import { tempDir } from './helpers.ts';
 
 /** A tree's files (relative path → text), and which of them are one file under two names. */
@@ -24,45 +24,82 @@ function read(root: string): { files: Record<string, string>; inodes: Record<str
 }
 
 /**
- * A named pipe: a file written to it is not placed until the pipe is read, so the writer stays on
- * the batch that holds it until `release` is called.
+ * A named pipe: a file written to it is not placed until the pipe is read, so the writer's thread
+ * stays on the batch that holds it until `release` is called. The pipe goes in the first batch,
+ * which is always sent to the writer (nothing is pending then): the build's thread, which places
+ * only batches it has not sent, never opens it, or it would hold the test.
  */
-function pipe(root: string): { path: string; release: () => string; taken: (writer: Writer) => Promise<void> } {
+function pipe(root: string): { path: string; release: () => string } {
   const file = path.join(root, 'pipe');
   execFileSync('mkfifo', [file]);
   let read: string | undefined;
-  // Once the pipe's batch (the first) is sent, the writer's thread must take it before the build's
-  // thread would: placed there, the pipe would hold the build's thread, and the test with it.
-  let taken = false;
-  const waitTaken = async (writer: Writer) => {
-    const inside = writer as unknown as { claims: Int32Array; seq: number };
-    if (taken || inside.seq === 0) return;
-    while (Atomics.load(inside.claims, 0) === UNCLAIMED) await new Promise((r) => setTimeout(r, 2));
-    taken = true;
-  };
   const release = () => {
     if (read !== undefined) return read;
     // Opened without waiting; the writer's open then goes through, and its bytes are read here.
     const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
     const chunks: Buffer[] = [];
     const buffer = Buffer.alloc(1024);
-    for (;;) {
-      let n = 0;
-      try {
-        n = fs.readSync(fd, buffer);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
-        continue; // the writer has not written yet
+    const deadline = Date.now() + 20_000;
+    try {
+      for (;;) {
+        if (Date.now() > deadline) throw new Error('the writer never wrote to the pipe');
+        let n = 0;
+        try {
+          n = fs.readSync(fd, buffer);
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+          continue; // the writer has not written yet
+        }
+        if (n === 0 && chunks.length > 0) break; // written and closed
+        if (n > 0) chunks.push(Buffer.from(buffer.subarray(0, n)));
       }
-      if (n === 0 && chunks.length > 0) break; // written and closed
-      if (n > 0) chunks.push(Buffer.from(buffer.subarray(0, n)));
+    } finally {
+      fs.closeSync(fd);
     }
-    fs.closeSync(fd);
     return (read = Buffer.concat(chunks).toString());
   };
   // A test that fails while the writer waits on the pipe lets it go, or the thread could not end.
   onTestFinished(() => void release());
-  return { path: file, release, taken: waitTaken };
+  return { path: file, release };
+}
+
+/**
+ * How many batches `ops` go in, given in that order: a batch is sent once it holds WRITE_BATCH
+ * files, but a link to the file just before it stays in that file's batch.
+ */
+function batchesOf(ops: Op[]): number {
+  let batches = 0;
+  let size = 0;
+  let last: string | undefined;
+  for (const op of ops) {
+    if (size >= WRITE_BATCH && op.from !== last) size = 0;
+    if (size === 0) batches++;
+    size++;
+    last = op.path;
+  }
+  return batches;
+}
+
+/** A record's file by id and its link by name, under `root`. */
+function recordOps(root: string, records: number): Op[] {
+  return Array.from({ length: records }, (_, i): Op[] => {
+    const id = path.join(root, 'kind', String(i), 'index.json');
+    return [
+      { path: id, body: `{"id":${i}}` },
+      { path: path.join(root, 'kind', `name-${i}`, 'index.json'), from: id },
+    ];
+  }).flat();
+}
+
+/** Each record's file holds its id, and its name path is the same file. */
+function expectRecords(root: string, records: number): void {
+  const { files, inodes } = read(root);
+  for (let i = 0; i < records; i++) {
+    const id = path.join('kind', String(i), 'index.json');
+    const name = path.join('kind', `name-${i}`, 'index.json');
+    expect(files[id], id).toBe(`{"id":${i}}`);
+    expect(inodes[name], name).toBe(inodes[id]);
+  }
 }
 
 describe('the writer', () => {
@@ -71,7 +108,7 @@ describe('the writer', () => {
     const writer = new Writer();
     // One file first, so that a batch of 64 would end between a record's two paths: a link goes in
     // its file's batch all the same.
-    expect(writer.add({ path: path.join(root, 'index.json'), body: '{}' })).toBeUndefined(); // no promise: nothing to wait for
+    expect(writer.add({ path: path.join(root, 'index.json'), body: '{}' })).toBeUndefined(); // nothing to wait for
     const records = 3000;
     for (let i = 0; i < records; i++) {
       const idDir = path.join(root, 'kind', String(i));
@@ -82,33 +119,31 @@ describe('the writer', () => {
         writer.dir(nameDir);
       }
       const id = path.join(idDir, 'index.json');
-      await writer.add({ path: id, body: `{"id":${i}}` });
-      await writer.add({ path: path.join(nameDir, 'index.json'), from: id });
+      writer.add({ path: id, body: `{"id":${i}}` });
+      writer.add({ path: path.join(nameDir, 'index.json'), from: id });
     }
     await writer.flush();
     await writer.close();
     expect([...writer.failed]).toEqual([]);
-    const { files, inodes } = read(root);
+    const { files } = read(root);
     expect(Object.keys(files)).toHaveLength(1 + 2 * records);
-    for (let i = 0; i < records; i++) {
-      const id = path.join('kind', String(i), 'index.json');
-      const name = path.join('kind', `name-${i}`, 'index.json');
-      expect(files[id]).toBe(`{"id":${i}}`);
-      expect(inodes[name]).toBe(inodes[id]);
-    }
+    expect(files['index.json']).toBe('{}');
+    expectRecords(root, records);
   });
 
   it('reports a file it cannot place, and places the rest', async () => {
     const root = await tempDir();
     const writer = new Writer();
     fs.writeFileSync(path.join(root, 'blocker'), '');
-    for (let i = 0; i < 200; i++) await writer.add({ path: path.join(root, `f${i}`, 'index.json'), body: String(i) });
-    await writer.add({ path: path.join(root, 'blocker', 'index.json'), body: 'x' });
-    await writer.add({ path: path.join(root, 'linked'), from: path.join(root, 'missing') });
+    for (let i = 0; i < 200; i++) writer.add({ path: path.join(root, `f${i}`, 'index.json'), body: String(i) });
+    writer.add({ path: path.join(root, 'blocker', 'index.json'), body: 'x' });
+    writer.add({ path: path.join(root, 'linked'), from: path.join(root, 'missing') });
     await writer.flush();
     await writer.close();
     expect([...writer.failed.keys()].sort()).toEqual([path.join(root, 'blocker', 'index.json'), path.join(root, 'linked')]);
-    expect(Object.keys(read(root).files)).toHaveLength(201); // the blocker and the 200 placed
+    const { files } = read(root);
+    expect(Object.keys(files)).toHaveLength(201); // the blocker and the 200 placed
+    for (let i = 0; i < 200; i++) expect(files[path.join(`f${i}`, 'index.json')]).toBe(String(i));
   });
 
   it('removes the folders it made when the build is abandoned, made ahead or for a file', async () => {
@@ -120,10 +155,11 @@ describe('the writer', () => {
     const placed: string[] = [];
     for (let i = 0; i < 2000; i++) {
       placed.push(path.join(root, 'late', String(i), 'index.json'));
-      await writer.add({ path: placed.at(-1)!, body: String(i) });
+      writer.add({ path: placed.at(-1)!, body: String(i) });
     }
-    await writer.add({ path: path.join(root, 'kept', 'index.json'), body: 'kept' });
+    writer.add({ path: path.join(root, 'kept', 'index.json'), body: 'kept' });
     await writer.flush();
+    expect(fs.readdirSync(path.join(root, 'ahead'))).toHaveLength(100);
     // The build failed: its files are removed, then the writer removes the folders it made.
     for (const file of placed) fs.rmSync(file);
     await writer.close(true);
@@ -131,56 +167,68 @@ describe('the writer', () => {
     expect(fs.readdirSync(path.join(root, 'kept'))).toEqual(['index.json']);
   });
 
-  it("places the newest batches on the build's thread while the writer is held up, links with their files", async () => {
+  it("places batches on the build's thread while the writer is held up, links with their files", async () => {
     const root = await tempDir();
     const held = pipe(root);
-    const writer = new Writer();
-    await writer.add({ path: held.path, body: 'first' });
+    // At most two batches ahead of the writer; bytes do not count here.
+    const writer = new Writer({ batches: 2, bytes: Infinity });
     const records = 2000;
-    for (let i = 0; i < records; i++) {
-      const id = path.join(root, 'kind', String(i), 'index.json');
-      await writer.add({ path: id, body: `{"id":${i}}` });
-      await writer.add({ path: path.join(root, 'kind', `name-${i}`, 'index.json'), from: id });
-      await held.taken(writer);
-    }
-    // The writer waits on the pipe, in the first batch: every other batch is placed here, newest
-    // first, each record's link in its file's batch.
+    const ops: Op[] = [{ path: held.path, body: 'first' }, ...recordOps(root, records)];
+    for (const op of ops) writer.add(op);
+    // The writer waits on the pipe, in the first batch: the second is sent too, and every batch
+    // after them is placed here, each record's link in its file's batch. The last goes as the
+    // writer is flushed.
+    const batches = batchesOf(ops);
+    expect(writer.helped).toBe(batches - 3);
     const flushing = writer.flush();
-    const batches = Math.ceil((1 + 2 * records) / 64);
-    expect(writer.helped).toBe(batches - 1);
+    expect(writer.helped).toBe(batches - 2);
+    // Placed here already, before the writer goes on: all but the first two batches' records.
+    const { files } = read(root);
+    const here = Object.keys(files).length;
+    expect(here).toBe(ops.length - 2 * WRITE_BATCH - 1); // the first batch holds one link more
     expect(held.release()).toBe('first');
     await flushing;
     await writer.close();
     expect([...writer.failed]).toEqual([]);
-    const { files, inodes } = read(root);
-    for (let i = 0; i < records; i++) {
-      const id = path.join('kind', String(i), 'index.json');
-      expect(files[id]).toBe(`{"id":${i}}`);
-      expect(inodes[path.join('kind', `name-${i}`, 'index.json')]).toBe(inodes[id]);
-    }
+    expectRecords(root, records);
+    expect(Object.keys(read(root).files)).toHaveLength(2 * records);
   });
 
-  it("makes the build's thread place files when too many bytes are ahead, and a body too large for the ring is placed all the same", async () => {
+  it("makes the build's thread place batches when too many bytes are ahead of the writer", async () => {
     const root = await tempDir();
     const held = pipe(root);
-    const writer = new Writer();
-    await writer.add({ path: held.path, body: 'first' });
+    // Any number of batches ahead, but not 256 KiB.
+    const writer = new Writer({ batches: 1000, bytes: 256 * 1024 });
     const body = (i: number, size: number) => String(i % 10).repeat(size);
-    // Half a mebibyte each: the second batch brings the bytes ahead past 32 MiB.
-    const sizes = [...Array.from({ length: 63 }, () => 1024), ...Array.from({ length: 70 }, () => 512 * 1024), 3 * 2 ** 20];
-    let waited = 0;
-    for (const [i, size] of sizes.entries()) {
-      const wait = writer.add({ path: path.join(root, `f${i}`), body: body(i, size) });
-      await held.taken(writer);
-      if (!wait) continue;
-      waited++;
-      // The build's thread has placed the newest batch already; now it waits for the writer.
-      expect(writer.helped).toBe(1);
-      setTimeout(() => held.release(), 50);
-      await wait;
+    // The pipe's batch and three more of small files, then four of 8 KiB files (half a mebibyte a
+    // batch), the last of them with a file of 3 MiB.
+    const sizes = [
+      ...Array.from({ length: WRITE_BATCH - 1 + 3 * WRITE_BATCH }, () => 10),
+      ...Array.from({ length: 4 * WRITE_BATCH - 1 }, () => 8 * 1024),
+      3 * 2 ** 20,
+    ];
+    const ops: Op[] = [
+      { path: held.path, body: 'first' },
+      ...sizes.map((size, i) => ({ path: path.join(root, `f${i}`), body: body(i, size) })),
+    ];
+    const bigFrom = 4 * WRITE_BATCH; // the first op of the first batch of large files
+    for (const [i, op] of ops.entries()) {
+      writer.add(op);
+      // Adding the first file of a batch sends the one before it: the small batches and the first
+      // large one are sent, four and then five batches ahead, fewer bytes than the bound.
+      if (i === bigFrom || i === bigFrom + WRITE_BATCH) expect(writer.helped, `at ${i}`).toBe(0);
+      // Half a mebibyte ahead now: the next batches are placed here.
+      if (i === bigFrom + 2 * WRITE_BATCH) expect(writer.helped).toBe(1);
     }
-    expect(waited).toBe(1);
-    await writer.flush();
+    expect(writer.helped).toBe(2);
+    const flushing = writer.flush();
+    expect(writer.helped).toBe(3);
+    // The batches placed here are on disk before the writer has placed anything.
+    for (let i = bigFrom + 2 * WRITE_BATCH; i < ops.length; i++) expect(fs.readFileSync(ops[i]!.path, 'utf8')).toBe(ops[i]!.body);
+    // The batches sent, the first large one among them, wait for the writer.
+    for (const i of [1, bigFrom - 1, bigFrom, bigFrom + WRITE_BATCH - 1]) expect(fs.existsSync(ops[i]!.path), `at ${i}`).toBe(false);
+    expect(held.release()).toBe('first');
+    await flushing;
     await writer.close();
     expect([...writer.failed]).toEqual([]);
     for (const [i, size] of sizes.entries()) expect(fs.readFileSync(path.join(root, `f${i}`), 'utf8')).toBe(body(i, size));
@@ -189,18 +237,20 @@ describe('the writer', () => {
   it("removes the folders the build's thread made too when the build is abandoned", async () => {
     const root = await tempDir();
     const held = pipe(root);
-    const writer = new Writer();
-    await writer.add({ path: held.path, body: 'first' });
+    const writer = new Writer({ batches: 2, bytes: Infinity });
+    writer.add({ path: held.path, body: 'first' });
     const placed: string[] = [];
     for (let i = 0; i < 500; i++) {
       placed.push(path.join(root, 'deep', String(i), 'index.json'));
-      await writer.add({ path: placed.at(-1)!, body: String(i) });
-      await held.taken(writer);
+      writer.add({ path: placed.at(-1)!, body: String(i) });
     }
     const flushing = writer.flush();
-    expect(writer.helped).toBeGreaterThan(0);
+    expect(writer.helped).toBe(Math.ceil(501 / WRITE_BATCH) - 2);
+    // Folders the build's thread made, the writer's thread having made none yet.
+    expect(fs.readdirSync(path.join(root, 'deep'))).toHaveLength(500 + 1 - 2 * WRITE_BATCH);
     held.release();
     await flushing;
+    expect(fs.readdirSync(path.join(root, 'deep'))).toHaveLength(500);
     for (const file of placed) fs.rmSync(file);
     await writer.close(true);
     expect(fs.readdirSync(root)).toEqual(['pipe']);

@@ -115,19 +115,21 @@ function drawResults(): void {
     ? `${matches.length.toLocaleString()} of ${entries.length.toLocaleString()} match “${query}”`
     : `${entries.length.toLocaleString()} ${entries.length === 1 ? 'record' : 'records'}`;
   results.replaceChildren(
-    ...matches.slice(0, shown).map((e) =>
-      h(
-        'li',
-        null,
+    ...matches
+      .slice(0, shown)
+      .map((e) =>
         h(
-          'a',
-          { href: routeOf(kind, e.id), 'data-id': e.id, 'data-name': e.ref.name },
-          kind === 'type' ? h('span', { class: 'dot', style: typeStyle(e.ref.name) }) : null,
-          h('span', { class: 'name' }, e.ref.name),
-          h('span', { class: 'id' }, `#${e.id}`),
+          'li',
+          null,
+          h(
+            'a',
+            { href: routeOf(kind, e.id), 'data-id': e.id, 'data-name': e.ref.name },
+            kind === 'type' ? h('span', { class: 'dot', style: typeStyle(e.ref.name) }) : null,
+            h('span', { class: 'name' }, e.ref.name),
+            h('span', { class: 'id' }, `#${e.id}`),
+          ),
         ),
       ),
-    ),
   );
   if (matches.length === 0) results.append(h('li', { class: 'none' }, 'Nothing matches. Try part of a name, or an id.'));
   const rest = matches.length - shown;
@@ -158,7 +160,9 @@ function showHome(): void {
       h(
         'div',
         { class: 'kinds' },
-        state.kinds.map((k) => h('a', { class: 'kind-card', href: `#/${k}` }, h('span', { class: 'kind-name' }, label(k)), h('code', null, `api/v2/${k}/`))),
+        state.kinds.map((k) =>
+          h('a', { class: 'kind-card', href: `#/${k}` }, h('span', { class: 'kind-name' }, label(k)), h('code', null, `api/v2/${k}/`)),
+        ),
       ),
     ),
   );
@@ -174,7 +178,13 @@ function showKind(kind: string): void {
       { class: 'kind-intro' },
       h('h1', null, label(kind)),
       h('p', { class: 'lede' }, `${state.entries.length.toLocaleString()} records. Search by name or id, or pick one from the list.`),
-      h('p', null, h('a', { class: 'button quiet', href: listUrl, target: '_blank', rel: 'noopener' }, 'List as JSON'), ' ', h('code', null, listUrl)),
+      h(
+        'p',
+        null,
+        h('a', { class: 'button quiet', href: listUrl, target: '_blank', rel: 'noopener' }, 'List as JSON'),
+        ' ',
+        h('code', null, listUrl),
+      ),
     ),
   );
 }

@@ -1,7 +1,7 @@
 // One record as a page: a header with its name, types and sprite, a gallery of its sprites, its
 // plain fields as facts, and one section per list or object. Every reference is a link into the
 // explorer; references to types are chips in the type's colour.
-import { typeColour } from '../../build/colour.ts';
+import { typeColour } from '../../build/site/colour.ts';
 import { isNamedRef, localUrl, recordOf, type ApiRecord, type NamedRef } from './api.ts';
 import { h, label, type Child } from './dom.ts';
 
@@ -30,7 +30,10 @@ export function displayName(record: ApiRecord): string {
   const english = names.find((n) => isNamedRef(n.language) && n.language.name === 'en' && typeof n.name === 'string');
   if (english) return english.name as string;
   const slug = typeof record.name === 'string' ? record.name : `#${record.id}`;
-  return slug.split('-').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
+  return slug
+    .split('-')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join(' ');
 }
 
 /** The record's type names: a type itself, a record with a `type` (a move), or `types: [{slot, type}]` in slot order. */
@@ -65,7 +68,8 @@ export function sprites(record: ApiRecord): Sprite[] {
   };
   walk(record.sprites, []);
   // Front before back, plain before shiny: the order a person looks at them.
-  const order = (s: Sprite) => (s.label.startsWith('back') ? 1 : 0) * 4 + (s.label.includes('shiny') ? 2 : 0) + (s.label.includes('female') ? 1 : 0);
+  const order = (s: Sprite) =>
+    (s.label.startsWith('back') ? 1 : 0) * 4 + (s.label.includes('shiny') ? 2 : 0) + (s.label.includes('female') ? 1 : 0);
   return out.sort((a, b) => order(a) - order(b));
 }
 
@@ -91,7 +95,8 @@ function isPlain(value: unknown): boolean {
 function valueOf(value: unknown, inCell = false): Child {
   if (isNamedRef(value)) return refLink(value);
   if (Array.isArray(value)) return list(value, inCell);
-  if (value && typeof value === 'object') return inCell ? inline(value as Record<string, unknown>) : fields(value as Record<string, unknown>);
+  if (value && typeof value === 'object')
+    return inCell ? inline(value as Record<string, unknown>) : fields(value as Record<string, unknown>);
   return scalar(value);
 }
 
@@ -112,13 +117,27 @@ function capped(items: unknown[], render: (shown: unknown[]) => HTMLElement): HT
 function list(items: unknown[], inCell: boolean): Child {
   if (items.length === 0) return h('span', { class: 'muted' }, 'none');
   if (items.every(isNamedRef)) return capped(items, (shown) => h('div', { class: 'chips' }, (shown as NamedRef[]).map(refLink)));
-  if (items.every((i) => isPlain(i))) return h('div', { class: 'chips' }, items.map((i) => h('span', { class: 'chip plain' }, scalar(i))));
+  if (items.every((i) => isPlain(i)))
+    return h(
+      'div',
+      { class: 'chips' },
+      items.map((i) => h('span', { class: 'chip plain' }, scalar(i))),
+    );
   if (items.every((i) => i && typeof i === 'object' && !Array.isArray(i))) {
     const rows = items as Array<Record<string, unknown>>;
-    if (inCell) return h('ul', { class: 'rows' }, rows.map((row) => h('li', null, inline(row))));
+    if (inCell)
+      return h(
+        'ul',
+        { class: 'rows' },
+        rows.map((row) => h('li', null, inline(row))),
+      );
     return capped(rows, (shown) => table(shown as Array<Record<string, unknown>>));
   }
-  return h('ol', { class: 'items' }, items.map((i) => h('li', null, valueOf(i, inCell))));
+  return h(
+    'ol',
+    { class: 'items' },
+    items.map((i) => h('li', null, valueOf(i, inCell))),
+  );
 }
 
 /** An object on one line: `chance 40 · max level 3 · method walk`; empty lists left out. */
@@ -140,14 +159,36 @@ function table(rows: Array<Record<string, unknown>>): HTMLElement {
     h(
       'table',
       null,
-      h('thead', null, h('tr', null, columns.map((c) => h('th', { scope: 'col' }, label(c))))),
-      h('tbody', null, rows.map((row) => h('tr', null, columns.map((c) => h('td', { 'data-label': label(c) }, valueOf(row[c], true)))))),
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          columns.map((c) => h('th', { scope: 'col' }, label(c))),
+        ),
+      ),
+      h(
+        'tbody',
+        null,
+        rows.map((row) =>
+          h(
+            'tr',
+            null,
+            columns.map((c) => h('td', { 'data-label': label(c) }, valueOf(row[c], true))),
+          ),
+        ),
+      ),
     ),
   );
 }
 
 function fields(object: Record<string, unknown>): HTMLElement {
-  return h('dl', { class: 'fields' }, Object.entries(object).map(([k, v]) => h('div', { class: 'field' }, h('dt', null, label(k)), h('dd', null, valueOf(v)))));
+  return h(
+    'dl',
+    { class: 'fields' },
+    Object.entries(object).map(([k, v]) => h('div', { class: 'field' }, h('dt', null, label(k)), h('dd', null, valueOf(v)))),
+  );
 }
 
 export interface RecordView {
@@ -197,7 +238,13 @@ export function renderRecord({ kind, record, apiUrl, onCopy }: RecordView): HTML
         h('nav', { class: 'crumbs' }, h('a', { href: `#/${kind}` }, label(kind)), h('span', { class: 'id' }, `#${record.id}`)),
         h('h1', null, displayName(record)),
         typeof record.name === 'string' ? h('p', { class: 'slug' }, h('code', null, record.name)) : null,
-        types.length ? h('div', { class: 'chips' }, types.map((t) => h('a', { class: 'chip type', href: `#/type/${t}`, style: typeStyle(t) }, t))) : null,
+        types.length
+          ? h(
+              'div',
+              { class: 'chips' },
+              types.map((t) => h('a', { class: 'chip type', href: `#/type/${t}`, style: typeStyle(t) }, t)),
+            )
+          : null,
       ),
       h(
         'div',
@@ -215,7 +262,12 @@ export function renderRecord({ kind, record, apiUrl, onCopy }: RecordView): HTML
             'div',
             { class: 'gallery' },
             images.map((s) =>
-              h('figure', { class: s.icon ? 'sprite icon' : 'sprite' }, h('img', { src: s.url, alt: s.label, loading: 'lazy' }), h('figcaption', null, s.label)),
+              h(
+                'figure',
+                { class: s.icon ? 'sprite icon' : 'sprite' },
+                h('img', { src: s.url, alt: s.label, loading: 'lazy' }),
+                h('figcaption', null, s.label),
+              ),
             ),
           ),
         )

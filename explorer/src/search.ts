@@ -28,7 +28,11 @@ function rank(entry: Entry, q: string, qId: string | undefined): number | undefi
 }
 
 export function normalise(query: string): string {
-  return query.trim().toLowerCase().replace(/^#/, '').replace(/[\s_]+/g, '-');
+  return query
+    .trim()
+    .toLowerCase()
+    .replace(/^#/, '')
+    .replace(/[\s_]+/g, '-');
 }
 
 /** Matching entries, best first and then by id. An empty query matches everything in id order. */

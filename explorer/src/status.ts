@@ -1,10 +1,8 @@
 // The dev loop's build state on the page: when the data has problems they are listed over the
 // page, with file:line:column, until a rebuild succeeds. Only in `npm run dev`; a built site has
 // no dev server to ask.
-import { BUILD_EVENT, STATUS_PATH, type BuildStatus } from '../../build/dev-status.ts';
+import { BUILD_EVENT, STATUS_PATH, type BuildStatus } from '../../build/site/dev-status.ts';
 import { h } from './dom.ts';
-
-
 
 export function watchBuild(onRebuilt: () => void): void {
   const hot = import.meta.hot;
@@ -19,15 +17,23 @@ export function watchBuild(onRebuilt: () => void): void {
       panel.className = 'build-status ok';
       panel.replaceChildren(h('strong', null, 'Rebuilt'), ` ${status.records} records in ${Math.round(status.ms)} ms`);
       panel.hidden = false;
-      setTimeout(() => {
-        if (panel.classList.contains('ok')) panel.hidden = true;
-      }, wasFailing ? 2500 : 1500);
+      setTimeout(
+        () => {
+          if (panel.classList.contains('ok')) panel.hidden = true;
+        },
+        wasFailing ? 2500 : 1500,
+      );
       return;
     }
     panel.className = 'build-status failed';
     panel.setAttribute('role', 'alert');
     panel.replaceChildren(
-      h('p', null, h('strong', null, 'The data has problems.'), ' The API still answers from the last good build; save a fix and this goes away.'),
+      h(
+        'p',
+        null,
+        h('strong', null, 'The data has problems.'),
+        ' The API still answers from the last good build; save a fix and this goes away.',
+      ),
       h('pre', null, status.text),
     );
     panel.hidden = false;

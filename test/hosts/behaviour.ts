@@ -1,5 +1,5 @@
 // The one set of HTTP assertions every host is held to: the behaviour of the local server
-// (build/serve.ts), which the static hosts reproduce with their own rules.
+// (build/site/serve.ts), which the static hosts reproduce with their own rules.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -18,7 +18,7 @@ const TYPES: Record<string, RegExp> = {
   '.css': /^text\/css(;|$)/,
 };
 /** Files the static hosts read as their rules or 404 page, not part of the API. */
-const HOST_FILES = new Set(['_headers', '_redirects', '404.html']);
+const HOST_FILES = new Set(['_headers', '_redirects', '404.html', 'serve.json']);
 
 /** The built site: `root` holds `dist/`, laid out as the repository is for the hosts. */
 export function site(): { root: string; dist: string } {

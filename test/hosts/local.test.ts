@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import { serve } from '../helpers.ts';
 import { hostBehaviour, site } from './behaviour.ts';
 
-describe('local server (build/serve.ts)', () => {
+describe('local server (build/site/serve.ts)', () => {
   let server: { url: string; close: () => Promise<void> } | undefined;
   beforeAll(async () => {
     server = await serve(site().dist);

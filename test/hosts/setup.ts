@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { build } from '../../build/build.ts';
+import { build } from '../../build/pipeline/build.ts';
 import { placeHostFiles, SITE_BASE_URL } from './site.ts';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listen } from '../../build/serve.ts';
+import { listen } from '../../build/site/serve.ts';
 import { hostBehaviour, site } from './behaviour.ts';
 import { unavailable } from './processes.ts';
 import { hostFiles, hostsDir } from './site.ts';

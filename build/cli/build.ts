@@ -1,0 +1,149 @@
+// `npm run build [-- options]`: builds the API, prints a summary or every problem in the data.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import cliProgress from 'cli-progress';
+import { build, type BuildResult, type Progress } from '../pipeline/build.ts';
+import { UsageError } from '../config.ts';
+import { defaultDataDir } from '../paths.ts';
+import { BuildFailed, formatProblems, sortProblems } from '../report/problems.ts';
+import { formatGithub } from '../report/github.ts';
+
+const HELP = `Usage: npm run build -- [options]
+
+Builds the static API from the source records.
+
+Options:
+  --data DIR       source records (default: data/)
+  --out DIR        output folder (default: dist/)
+  --check          validate the data and write nothing
+  --pretty         indent the published JSON
+  --plain          write the output as a plain folder, not a link to the latest of two
+                   trees (for a host to publish from a fresh checkout; rebuilds start over)
+  --report FORMAT  how problems are reported: text (default), json, or github
+                   (GitHub workflow commands: annotations on the offending lines)
+  -h, --help       show this help
+
+Environment:
+  BASE_URL         the address the API is served from (default http://localhost:3000)
+
+Exit codes: 0 built (or checked), 1 problems in the data, 2 wrong usage or internal error.`;
+
+/** The closing table: records per kind, then what the build did, in how long. */
+export function summary(result: BuildResult, check = false): string {
+  const kinds = Object.entries(result.records);
+  const total = kinds.reduce((s, [, n]) => s + n, 0);
+  const width = Math.max(...kinds.map(([k]) => k.length), 'records'.length);
+  const row = (label: string, value: string | number) => `  ${label.padEnd(width)}  ${String(value).padStart(9)}`;
+  const seconds = `${(result.ms / 1000).toFixed(2)}s`;
+  const lines = [row('kind', 'records'), ...kinds.map(([k, n]) => row(k, n)), row('all', total), ''];
+  if (check) lines.push(`checked ${total} records in ${seconds}: no problems`);
+  else if (result.files === 0) lines.push(`nothing changed: dist/ is up to date (${result.unchanged} files) in ${seconds}`);
+  else {
+    lines.push(
+      row('files', result.files),
+      row('KiB', Math.round(result.bytes / 1024)),
+      row('written', result.written),
+      row('linked', result.linked),
+    );
+    lines.push(
+      row('unchanged', result.unchanged),
+      row('removed', result.removed),
+      row('files read', result.parsed),
+      row('seconds', (result.ms / 1000).toFixed(2)),
+    );
+  }
+  return lines.join('\n');
+}
+
+/** Where the build is: a bar on a terminal, one plain line per stage elsewhere (CI, pipes). */
+function progressReporter(): { onProgress: (event: Progress) => void; stop: () => void } {
+  const live = process.stderr.isTTY && !process.env.CI;
+  if (!live) {
+    return {
+      onProgress: (e) => {
+        if ('ms' in e) console.error(`  ${e.stage.padEnd(9)} ${(e.ms / 1000).toFixed(2)}s`);
+      },
+      stop: () => {},
+    };
+  }
+  const bar = new cliProgress.SingleBar(
+    { stream: process.stderr, format: '  {stage} [{bar}] {value}/{total} records', hideCursor: true, clearOnComplete: true },
+    cliProgress.Presets.shades_classic,
+  );
+  let started = false;
+  return {
+    onProgress: (e) => {
+      if ('done' in e) {
+        if (!started) bar.start(e.total, 0, { stage: 'write' });
+        started = true;
+        bar.update(e.done);
+      }
+    },
+    stop: () => started && bar.stop(),
+  };
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      args: argv,
+      options: {
+        data: { type: 'string' },
+        out: { type: 'string' },
+        check: { type: 'boolean', default: false },
+        pretty: { type: 'boolean', default: false },
+        plain: { type: 'boolean', default: false },
+        report: { type: 'string', default: 'text' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }).values;
+  } catch (err) {
+    console.error(`${(err as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  if (args.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (args.report !== 'text' && args.report !== 'json' && args.report !== 'github') {
+    console.error(`--report must be text, json or github, got "${args.report}"`);
+    return 2;
+  }
+  const progress = args.report === 'text' ? progressReporter() : undefined;
+  try {
+    const result = await build({
+      onProgress: progress?.onProgress,
+      dataDir: args.data ? path.resolve(args.data) : undefined,
+      outDir: args.out ? path.resolve(args.out) : undefined,
+      check: args.check,
+      pretty: args.pretty,
+      plain: args.plain,
+    });
+    progress?.stop();
+    if (args.report === 'json') console.log(JSON.stringify({ ok: true, ...result, problems: [] }, null, 2));
+    else console.log(summary(result, args.check));
+    return 0;
+  } catch (err) {
+    progress?.stop();
+    if (err instanceof BuildFailed) {
+      if (args.report === 'json') console.log(JSON.stringify({ ok: false, problems: sortProblems(err.problems) }, null, 2));
+      else if (args.report === 'github') {
+        const dataParent = path.dirname(args.data ? path.resolve(args.data) : defaultDataDir);
+        const root = path.relative(process.env.GITHUB_WORKSPACE || process.cwd(), dataParent);
+        console.log(formatGithub(err.problems, { root }));
+        console.error(formatProblems(err.problems) + '\nthe build stopped; the output folder was left as it was');
+      } else console.error(formatProblems(err.problems) + '\nthe build stopped; the output folder was left as it was');
+      return 1;
+    }
+    if (err instanceof UsageError) {
+      console.error(err.message);
+      return 2;
+    }
+    console.error(`internal error: ${(err as Error).stack ?? err}`);
+    return 2;
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,207 @@
+// What the build keeps of each record while it works, and what it remembers of it for the next build.
+//
+// A record takes part in other records' derived fields only through a few of its fields, its facts
+// (the fields `derivations` read). Once checked, a record is set aside as JSON (`park`), and the
+// build goes on with its facts alone: references in them are resolved, the derivations run over all
+// records, and only when a record is published is it read whole again (`unpark`), its other
+// references resolved and its derived fields added. A record of a kind read late (order.ts) is
+// read only as it is published (`readLate`), and keeps its facts alone once it is (`setAside`).
+// The build holds one whole record at a time.
+//
+// Beside the live tree's manifest the build leaves, per source file: its hash, the record's id, its
+// facts and a hash of its derived fields. A rebuild reads only the files that changed; every other
+// record enters with its facts alone and, when its derived fields come out as before, keeps its
+// published files, carried over from the live tree — otherwise it is read from its file when
+// published. When records are removed or renumbered, every kind that may refer to theirs is read
+// again, so that those references are resolved, or reported, anew.
+import { crossDerived, deriveOwn, factFields } from '../pipeline/derive.ts';
+import { serialise } from '../pipeline/serialise.ts';
+import { hashText, parseSource, sourceText } from '../pipeline/parse.ts';
+import type { SourceFile } from '../pipeline/discover.ts';
+import { apiPaths } from '../paths.ts';
+import { fileStart, type Problems } from '../report/problems.ts';
+import { resolveEntry } from '../pipeline/resolve.ts';
+import type { RefSite, SchemaSet } from '../schemas/schemas.ts';
+import type { Data, Entry, Store } from '../pipeline/store.ts';
+import { checkFile, index, validEntry } from '../pipeline/validate.ts';
+import type { Validators } from '../schemas/validators.ts';
+import type { Remembered } from './memory.ts';
+
+const memo = <T>(make: (kind: string) => T) => {
+  const cache = new Map<string, T>();
+  return (kind: string) => {
+    let value = cache.get(kind);
+    if (value === undefined) cache.set(kind, (value = make(kind)));
+    return value;
+  };
+};
+const factsOf = memo(factFields);
+/** Fields a published record takes from its facts as the build left them: resolved, or derived. */
+const overlaid = memo((kind) => new Set([...factFields(kind), ...crossDerived(kind)]));
+
+/** Sets a checked record aside as JSON; it goes on with its facts (taken now, before resolution). */
+export function park(entry: Entry): void {
+  entry.facts = JSON.stringify(factsOnly(entry));
+  entry.source = JSON.stringify(entry.data);
+  entry.data = JSON.parse(entry.facts);
+  entry.partial = true;
+}
+
+/**
+ * A record of a kind read late (order.ts), as it is published: parsed, checked and indexed, its facts
+ * taken, then its references resolved and its own derivations done. Undefined, with its problems,
+ * when it cannot be published.
+ */
+export function readLate(file: SourceFile, { store, schemas, validators, problems }: Context): Entry | undefined {
+  const before = problems.count;
+  const checked = checkFile(file, validators, problems);
+  index(store, checked, problems);
+  const entry = validEntry(checked);
+  if (!entry || store.get(entry.kind, entry.id) !== entry) return undefined;
+  entry.facts = JSON.stringify(factsOnly(entry));
+  resolveEntry(store, schemas.kinds.get(entry.kind)!.refSites, entry, problems);
+  deriveOwn(entry, problems, store);
+  if (problems.count === before) return entry;
+  setAside(entry); // indexed, and done with: its own derivations are not run again
+  return undefined;
+}
+
+/** Once published, a record read late keeps only its facts, resolved, as every other record does. */
+export function setAside(entry: Entry): void {
+  entry.data = factsOnly(entry);
+  entry.partial = true;
+}
+
+function factsOnly(entry: Entry): Data {
+  const facts: Data = {};
+  for (const field of factsOf(entry.kind)) if (entry.data[field] !== undefined) facts[field] = entry.data[field];
+  return facts;
+}
+
+const kindOfPath = (rel: string) => rel.split('/').at(-2) ?? '';
+
+/**
+ * Decides which files are read — the changed ones, and every file of a kind that may refer to a kind
+ * whose records were removed or renumbered. The others get what was remembered of them (`known`).
+ * Returns the kinds with a record read again or removed.
+ */
+export function reuse(files: SourceFile[], memory: Map<string, Remembered>, schemas: SchemaSet, problems: Problems): Set<string> {
+  const remembered = files.map((f) => memory.get(f.rel));
+  const changed = new Set(files.filter((f, i) => remembered[i]?.hash !== f.hash));
+  for (const file of changed) file.parsed = { value: parseSource(file, problems) };
+  const moved = new Set<string>();
+  // Fewer of the remembered files listed now than remembered: some were removed (or renamed).
+  if (remembered.reduce((n, known) => (known ? n + 1 : n), 0) < memory.size) {
+    const present = new Set(files.map((f) => f.rel));
+    for (const rel of memory.keys()) if (!present.has(rel)) moved.add(kindOfPath(rel));
+  }
+  for (const file of changed) {
+    const before = memory.get(file.rel);
+    if (before && (file.parsed?.value as Data | undefined)?.id !== before.id) moved.add(file.kind);
+  }
+  const referring = new Set(
+    [...schemas.kinds.values()]
+      .filter((info) => info.refSites.some((site) => ('kind' in site ? [site.kind] : site.kinds).some((k) => moved.has(k))))
+      .map((info) => info.kind),
+  );
+  const read = new Set(moved);
+  files.forEach((file, i) => {
+    if (changed.has(file) || referring.has(file.kind)) {
+      read.add(file.kind);
+      return;
+    }
+    file.known = remembered[i];
+    file.text = undefined;
+  });
+  return read;
+}
+
+/**
+ * Once derived: hashes every record's derived fields, and marks to be carried over each record that
+ * entered from memory and whose derived fields came out as before. (Memory is of the live tree, and
+ * is used only with that tree's list of files whole: each remembered record's files are in it.)
+ * Given `derived`, the kinds whose fields were derived this time, every other kind's records keep
+ * the derived hash they had; the kinds where one of those cannot be carried over are returned, to
+ * be derived after all. Given `kinds`, only theirs are settled.
+ */
+export function settle(store: Store, schemas: SchemaSet, derived?: ReadonlySet<string>, kinds?: ReadonlySet<string>): Set<string> {
+  const stale = new Set<string>();
+  for (const [kind, info] of schemas.kinds) {
+    if (kinds && !kinds.has(kind)) continue;
+    const fields = crossDerived(kind);
+    const fresh = !derived || derived.has(kind);
+    for (const entry of store.valid(kind)) {
+      const known = entry.file.known;
+      if (fresh) {
+        const values: Data = {};
+        for (const field of fields) values[field] = entry.data[field];
+        entry.derived = fields.length ? hashText(serialise(values)) : '';
+      } else entry.derived = known?.derived;
+      entry.carry = undefined;
+      if (known !== undefined && entry.derived === known.derived)
+        entry.carry = info.byName
+          ? [apiPaths.record(kind, entry.id), apiPaths.record(kind, entry.name)]
+          : [apiPaths.record(kind, entry.id)];
+      if (!fresh && !entry.carry) stale.add(kind);
+    }
+  }
+  return stale;
+}
+
+/** What reading a parked record back needs. */
+export interface Context {
+  store: Store;
+  schemas: SchemaSet;
+  validators: Validators;
+  problems: Problems;
+}
+
+/** References outside the overlaid fields: the ones resolved when the record is published. */
+const laterSites = new Map<string, RefSite[]>();
+
+/**
+ * The whole record, for publishing: from its parked JSON (or its file, for a record that entered
+ * from memory), with its facts as resolved and its derived fields as derived, its other references
+ * resolved and its own derivations done. Undefined, with a problem, if it cannot be had.
+ */
+export function unpark(entry: Entry, { store, schemas, validators, problems }: Context): Data | undefined {
+  const data = entry.source !== undefined ? (JSON.parse(entry.source) as Data) : reread(entry, validators, problems);
+  if (!data) return undefined;
+  entry.source = undefined;
+  const partial = entry.data;
+  for (const field of overlaid(entry.kind)) if (partial[field] !== undefined) data[field] = partial[field];
+  let sites = laterSites.get(entry.kind);
+  if (!sites)
+    laterSites.set(entry.kind, (sites = schemas.kinds.get(entry.kind)!.refSites.filter((s) => !overlaid(entry.kind).has(s.path[0]!))));
+  entry.data = data;
+  resolveEntry(store, sites, entry, problems);
+  deriveOwn(entry, problems, store);
+  entry.data = partial;
+  return data;
+}
+
+/** A remembered record's file, read again: it must be as it was when the build began. */
+function reread(entry: Entry, validators: Validators, problems: Problems): Data | undefined {
+  const file = entry.file;
+  file.known = undefined;
+  const text = sourceText(file);
+  if (hashText(text) !== file.hash) {
+    problems.add({
+      ...fileStart(file.rel),
+      message: 'the file changed while the build was reading it',
+      hint: 'build again',
+    });
+    return undefined;
+  }
+  file.text = text;
+  const data = parseSource(file, problems) as Data | undefined;
+  if (!data || typeof data !== 'object' || !validators.source.get(entry.kind)!(data)) {
+    problems.add({
+      ...fileStart(file.rel),
+      message: 'the file no longer reads as it did when the build began',
+      hint: 'build again',
+    });
+    return undefined;
+  }
+  return data;
+}

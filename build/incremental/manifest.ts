@@ -1,0 +1,330 @@
+// A tree's manifest: what the tree was built from and what it holds. It is text, one entry a line,
+// so that it is quick to read and write at any size, and it is read as far as a build needs: a
+// rebuild with nothing changed stops after the sources, and the list of files is parsed only when
+// a build asks for it.
+//
+//   {"format":"manifest 2","key":…,"tool":…,"records":{…},"fileCount":…,"previous":…}
+//   s <source path> <size> <modification time> <hash>     one line per source file
+//   d <file path> <hash, or nothing>                      how the other tree differs (see `diff`)
+//   f <file path> <hash>                                  one line per file of the tree
+//
+// Fields are separated by tabs. A path holding a tab, a newline or a leading '"' is written as a
+// JSON string.
+import fs from 'node:fs/promises';
+import type { SourceStamp } from '../pipeline/discover.ts';
+
+const FORMAT = 'manifest 2';
+
+export interface ManifestHeader {
+  /** What the build's inputs were: data, schemas, code and options. Same key, same tree. */
+  key: string;
+  /** The tool's own fingerprint (schemas and code) when the tree was built. */
+  tool: string;
+  /** Records published, by kind. */
+  records: Record<string, number>;
+  /** How many files the tree holds. */
+  fileCount: number;
+  /** The key of the other tree when this one was built ('' when there was none): `diff` is against it. */
+  previous: string;
+}
+
+export interface Manifest extends ManifestHeader {
+  /** The source files the tree was built from: size, modification time and hash of each. */
+  sources: Map<string, SourceStamp>;
+  /**
+   * The files by which the other tree, as it was when this one was built (key `previous`), differs
+   * from this one: its hash of each, or '' where it lacks the file. Every other file is the same.
+   */
+  diff: Map<string, string>;
+  /** Every file of the tree, path → hash, in the order they were written; undefined if the list is damaged. */
+  files(): FileList | undefined;
+}
+
+/** Files by path, each with its hash: a manifest's list, or a map. */
+export interface Files {
+  readonly size: number;
+  get(rel: string): string | undefined;
+  has(rel: string): boolean;
+}
+
+const encode = (rel: string) => (/[\t\n\r]/.test(rel) || rel.startsWith('"') ? JSON.stringify(rel) : rel);
+const decode = (field: string) => (field.startsWith('"') ? (JSON.parse(field) as string) : field);
+
+/** The `f` line of a file. */
+const fileLine = (rel: string, hash: string) => `f\t${encode(rel)}\t${hash}\n`;
+
+/**
+ * `files`: the list of files as pairs, or as their lines, written already (`Lines`, or a list read
+ * from a manifest).
+ */
+export function formatManifest(
+  m: Omit<ManifestHeader, 'fileCount'> & {
+    sources: Iterable<[string, SourceStamp]>;
+    diff: Map<string, string>;
+    files: Iterable<[string, string]> | Lines | FileList;
+  },
+): string {
+  const { key, tool, records, previous } = m;
+  const lines = [''];
+  for (const [rel, [size, mtime, hash]] of m.sources) lines.push(`s\t${encode(rel)}\t${size}\t${mtime}\t${hash}\n`);
+  for (const [rel, hash] of m.diff) lines.push(`d\t${encode(rel)}\t${hash}\n`);
+  let files: Lines | FileList;
+  if (m.files instanceof Lines || m.files instanceof FileList) files = m.files;
+  else {
+    files = new Lines();
+    for (const [rel, hash] of m.files) files.add(rel, hash);
+  }
+  lines.push(files.text());
+  lines[0] = JSON.stringify({ format: FORMAT, key, tool, records, fileCount: files.size, previous }) + '\n';
+  return lines.join('');
+}
+
+/**
+ * A tree's files as its manifest lists them, in order, read from the manifest's text where they lie:
+ * no string is made for a line until it is asked for. Looked up by path, it answers at once when
+ * asked in the order the files are listed, as a rebuild asks (what follows the last file found, or
+ * that file again); otherwise it searches the text (`search`).
+ */
+export class FileList implements Files {
+  readonly size: number;
+  /** Where each line starts (at its path, after `f\t`), and where its hash starts (after the tab). */
+  private readonly starts: Int32Array;
+  private readonly hashes: Int32Array;
+  private next = 0;
+  private index?: Map<string, number>;
+
+  /** Undefined unless `text` is `count` well-formed `f` lines, each ended by a newline. */
+  static parse(text: string, count: number): FileList | undefined {
+    if (text !== '' && !text.endsWith('\n')) return undefined;
+    const starts = new Int32Array(count + 1);
+    const hashes = new Int32Array(count);
+    let n = 0;
+    for (let at = 0; at < text.length;) {
+      const nl = text.indexOf('\n', at);
+      const tab = text.lastIndexOf('\t', nl - 1);
+      if (n === count || text.charCodeAt(at) !== 0x66 /* f */ || text.charCodeAt(at + 1) !== 9 || tab < at + 2) return undefined;
+      starts[n] = at + 2;
+      hashes[n++] = tab + 1;
+      at = nl + 1;
+    }
+    if (n !== count) return undefined;
+    starts[n] = text.length + 2; // where the path of a line after the last would start
+    const list = new FileList(text, starts, hashes);
+    // A path written as a JSON string must read as one.
+    try {
+      for (let i = 0; i < n; i++) if (text.charCodeAt(starts[i]!) === 0x22 /* " */) list.rel(i);
+    } catch {
+      return undefined;
+    }
+    return list;
+  }
+
+  private constructor(
+    private readonly source: string,
+    starts: Int32Array,
+    hashes: Int32Array,
+  ) {
+    this.starts = starts;
+    this.hashes = hashes;
+    this.size = hashes.length;
+  }
+
+  /** The path of line `i`. */
+  rel(i: number): string {
+    return decode(this.source.slice(this.starts[i]!, this.hashes[i]! - 1));
+  }
+  /** The hash of line `i`. */
+  hash(i: number): string {
+    return this.source.slice(this.hashes[i]!, this.starts[i + 1]! - 3);
+  }
+  /** Lines `from` to `to` (not included), as they are written. */
+  lines(from: number, to: number): string {
+    return this.source.slice(this.starts[from]! - 2, this.starts[to]! - 2);
+  }
+
+  private at(i: number, rel: string): boolean {
+    const start = this.starts[i]!;
+    return this.hashes[i]! - 1 - start === rel.length && this.source.startsWith(rel, start);
+  }
+  /** The line of `rel`, or -1. */
+  indexOf(rel: string): number {
+    const i = this.next;
+    if (i < this.size && this.at(i, rel)) {
+      this.next = i + 1;
+      return i;
+    }
+    if (i > 0 && this.at(i - 1, rel)) return i - 1;
+    const found = this.search(rel);
+    if (found >= 0) this.next = found + 1;
+    return found;
+  }
+  /**
+   * A path asked out of order: the first few are looked for in the text (a few milliseconds each at a
+   * quarter of a million lines), the rest in an index of every path, made then.
+   */
+  private search(rel: string): number {
+    if (!this.index && ++this.misses > FileList.SCANS) {
+      this.index = new Map();
+      for (let line = 0; line < this.size; line++) this.index.set(this.rel(line), line);
+    }
+    if (this.index) return this.index.get(rel) ?? -1;
+    const needle = `f\t${encode(rel)}\t`;
+    let at = 0;
+    if (!this.source.startsWith(needle)) {
+      at = this.source.indexOf(`\n${needle}`) + 1;
+      if (at === 0) return -1;
+    }
+    // The line that starts there.
+    let low = 0;
+    let high = this.size - 1;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (this.starts[mid]! < at + 2) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+  private static readonly SCANS = 16;
+  private misses = 0;
+  get(rel: string): string | undefined {
+    const i = this.indexOf(rel);
+    return i < 0 ? undefined : this.hash(i);
+  }
+  has(rel: string): boolean {
+    return this.indexOf(rel) >= 0;
+  }
+  *keys(): Generator<string> {
+    for (let i = 0; i < this.size; i++) yield this.rel(i);
+  }
+  *[Symbol.iterator](): Generator<[string, string]> {
+    for (let i = 0; i < this.size; i++) yield [this.rel(i), this.hash(i)];
+  }
+  /** Every line, as written. */
+  text(): string {
+    return this.lines(0, this.size);
+  }
+}
+
+/**
+ * A list of files being made, as its manifest will list it: files of its own, and runs of a list's
+ * lines taken as they are (`take`), which cost nothing per line. Its text is made when asked for.
+ */
+export class Lines {
+  size = 0;
+  private readonly rels: string[] = [];
+  private readonly hashes: string[] = [];
+  /** Runs of lines taken from a list, each after `at` files of its own. */
+  private readonly runs: Array<{ list: FileList; first: number; end: number; at: number }> = [];
+
+  add(rel: string, hash: string): void {
+    this.rels.push(rel);
+    this.hashes.push(hash);
+    this.size++;
+  }
+  /** Line `i` of `list`. */
+  take(list: FileList, i: number): void {
+    const run = this.runs.at(-1);
+    if (run && run.list === list && run.end === i && run.at === this.rels.length) run.end++;
+    else this.runs.push({ list, first: i, end: i + 1, at: this.rels.length });
+    this.size++;
+  }
+  text(): string {
+    const parts: string[] = [];
+    let own = 0;
+    const ownUpTo = (at: number) => {
+      for (; own < at; own++) parts.push(fileLine(this.rels[own]!, this.hashes[own]!));
+    };
+    for (const run of this.runs) {
+      ownUpTo(run.at);
+      parts.push(run.list.lines(run.first, run.end));
+    }
+    ownUpTo(this.rels.length);
+    return parts.join('');
+  }
+  /** The list, read back: for lookups and for going through it. */
+  read(): FileList {
+    return FileList.parse(this.text(), this.size)!;
+  }
+}
+
+/** The manifest in `text`, or undefined if it is not one this build can read. */
+export function parseManifest(text: string): Manifest | undefined {
+  const end = text.indexOf('\n');
+  const header = parseHeader(end < 0 ? text : text.slice(0, end));
+  if (!header || end < 0) return undefined;
+  const sources = new Map<string, SourceStamp>();
+  const diff = new Map<string, string>();
+  let at = end + 1;
+  // Field by field rather than split: there is a line per source.
+  const tab = (from: number, nl: number) => {
+    const i = text.indexOf('\t', from);
+    return i < 0 || i > nl ? -1 : i;
+  };
+  for (; at < text.length && text.charCodeAt(at) !== 0x66 /* f */;) {
+    const nl = text.indexOf('\n', at);
+    const t1 = nl < 0 ? -1 : tab(at + 2, nl);
+    if (t1 < 0 || text.charCodeAt(at + 1) !== 9 /* tab */) return undefined;
+    try {
+      if (text.charCodeAt(at) === 0x73 /* s */) {
+        const t2 = tab(t1 + 1, nl);
+        const t3 = t2 < 0 ? -1 : tab(t2 + 1, nl);
+        if (t3 < 0) return undefined;
+        sources.set(decode(text.slice(at + 2, t1)), [
+          Number(text.slice(t1 + 1, t2)),
+          Number(text.slice(t2 + 1, t3)),
+          text.slice(t3 + 1, nl),
+        ]);
+      } else if (text.charCodeAt(at) === 0x64 /* d */) diff.set(decode(text.slice(at + 2, t1)), text.slice(t1 + 1, nl));
+      else return undefined;
+    } catch {
+      return undefined; // a path that is not a JSON string after all
+    }
+    at = nl + 1;
+  }
+  const rest = text.slice(at);
+  let files: FileList | undefined | null;
+  // The `f` lines; no list unless they are as many as the header says (a list cut short, or edited).
+  return {
+    ...header,
+    sources,
+    diff,
+    files: () => (files === undefined ? (files = FileList.parse(rest, header.fileCount) ?? null) : files) ?? undefined,
+  };
+}
+
+function parseHeader(line: string): ManifestHeader | undefined {
+  try {
+    const h = JSON.parse(line);
+    return h?.format === FORMAT &&
+      typeof h.key === 'string' &&
+      typeof h.tool === 'string' &&
+      typeof h.previous === 'string' &&
+      Number.isInteger(h.fileCount) &&
+      h.records &&
+      typeof h.records === 'object'
+      ? { key: h.key, tool: h.tool, records: h.records, fileCount: h.fileCount, previous: h.previous }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function readManifest(file: string): Promise<Manifest | undefined> {
+  const text = await fs.readFile(file, 'utf8').catch(() => undefined);
+  return text === undefined ? undefined : parseManifest(text);
+}
+
+/** Only the first line of a manifest: enough to know which build made the tree. */
+export async function readManifestHeader(file: string): Promise<ManifestHeader | undefined> {
+  const handle = await fs.open(file).catch(() => undefined);
+  if (!handle) return undefined;
+  try {
+    const chunk = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, 0);
+    const text = chunk.toString('utf8', 0, bytesRead);
+    const end = text.indexOf('\n');
+    return end < 0 ? undefined : parseHeader(text.slice(0, end));
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,58 @@
+// Placing one file, as the writer's thread does it and as the build's thread does for a batch it
+// keeps (writer.ts).
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** One file to place: write `body`, or hard-link `from` (a file placed earlier, or another tree's). */
+export interface Op {
+  path: string;
+  body?: string | Uint8Array;
+  from?: string;
+  /** A file stands at `path` already: it is removed first (files are never written in place). */
+  replace?: boolean;
+}
+
+export function placeOp(op: Op): void {
+  if (op.replace) fs.rmSync(op.path, { force: true });
+  if (op.from !== undefined) fs.linkSync(op.from, op.path);
+  else fs.writeFileSync(op.path, op.body!);
+}
+
+/** Makes a folder and those above it; the ones it made (rather than found) go on `created`. */
+export function makeDir(dir: string, created: string[]): void {
+  const first = fs.mkdirSync(dir, { recursive: true });
+  if (first !== undefined) for (let d = dir; d.length >= first.length; d = path.dirname(d)) created.push(d);
+}
+
+/** Places a batch, making a missing folder when a file needs it; returns the paths that failed, and why. */
+export function placeBatch(ops: Op[], created: string[], made?: Set<string>): Array<[string, string]> {
+  const failed: Array<[string, string]> = [];
+  for (const op of ops) {
+    try {
+      const dir = path.dirname(op.path);
+      if (made && !made.has(dir)) {
+        makeDir(dir, created);
+        made.add(dir);
+      }
+      try {
+        placeOp(op);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || made) throw err;
+        makeDir(dir, created);
+        placeOp(op);
+      }
+    } catch (err) {
+      failed.push([op.path, (err as Error).message]);
+    }
+  }
+  return failed;
+}
+
+/** Removes folders, deepest first; a folder still holding a file is left (rmdir refuses it). */
+export function removeDirs(dirs: string[]): void {
+  for (const dir of [...dirs].sort((a, b) => b.length - a.length)) {
+    try {
+      fs.rmdirSync(dir);
+    } catch {}
+  }
+}

@@ -1,0 +1,120 @@
+// Publishing, planned: from what the tree being written holds, what the live tree holds and the
+// files a build makes, what must be done to each file — written, linked, or nothing — and which
+// files go. Plain values and no file-system calls: trees.ts applies them.
+import { hash } from 'node:crypto';
+import type { FileList } from '../incremental/manifest.ts';
+
+/** A file the build makes, as render.ts gives it. */
+export interface OutputFile {
+  rel: string;
+  /** The bytes; left out for a file the live tree holds already (`carried`, or `hash` says which). */
+  body?: string | Buffer;
+  /** The live tree's file at the same path, as it is. */
+  carried?: true;
+  /** hashBody(body), when the caller has it already. */
+  hash?: string;
+  /** The path emitted just before this one, holding the same bytes (a record's id path): linked to it. */
+  sameAs?: string;
+}
+
+/** A file's identity in a manifest: its size and a hash of its bytes. */
+export const hashBody = (body: string | Buffer) => `${Buffer.byteLength(body)}.${hash('sha1', body, 'base64url')}`;
+export const sizeOf = (hash: string) => parseInt(hash, 10);
+
+/** What the tree being written holds before the build touches it: path → hash. */
+export interface Holding {
+  /** `liveHash` is the live tree's hash of the path, where the caller has it already. */
+  get(rel: string, liveHash?: string): string | undefined;
+  paths(): Iterable<string>;
+  /** The paths it holds that the live tree does not, when that is known without going through all. */
+  beyondLive?(): Iterable<string>;
+}
+
+export const holding = (files?: FileList): Holding => ({ get: (rel) => files?.get(rel), paths: () => files?.keys() ?? [] });
+
+/**
+ * The tree the live one was built beside, as the live manifest's `diff` says it differs: the same
+ * files but for those listed there.
+ */
+export function beforeLive(diff: Map<string, string>, files: FileList): Holding {
+  return {
+    get: (rel, liveHash) => {
+      const differs = diff.get(rel);
+      return differs === undefined ? (liveHash ?? files.get(rel)) : differs || undefined;
+    },
+    *paths() {
+      for (const rel of files.keys()) if (!diff.has(rel)) yield rel;
+      for (const [rel, hash] of diff) if (hash !== '') yield rel;
+    },
+    *beyondLive() {
+      for (const [rel, hash] of diff) if (hash !== '' && !files.has(rel)) yield rel;
+    },
+  };
+}
+
+/** One thing to do to a file of the tree: paths are relative to the tree, or to the live tree (`live`). */
+export type FileOp =
+  | { op: 'write'; rel: string; body: string | Buffer; replace: boolean }
+  | { op: 'link'; rel: string; from: string; live: boolean; replace: boolean }
+  | { op: 'missing'; rel: string };
+
+/** What the plan says of one file. */
+export interface Planned {
+  rel: string;
+  hash: string;
+  /** The live tree's hash of the path, and its line in the live manifest (-1 if it lacks it). */
+  was: string | undefined;
+  line: number;
+  /** What to do, unless the tree holds the file as it should be already. */
+  op: FileOp | undefined;
+}
+
+/** What is known before any file is planned. */
+export interface Before {
+  live: FileList | undefined;
+  existing: Holding;
+}
+
+/** The file before, for a record's name path that repeats its id path. */
+export interface Last {
+  rel: string;
+  hash: string;
+}
+
+/** The plan for one file, given the one planned before it. */
+export function planFile(file: OutputFile, before: Before, last: Last | undefined): Planned {
+  const line = before.live ? before.live.indexOf(file.rel) : -1;
+  const was = line < 0 ? undefined : before.live!.hash(line);
+  const hash = file.hash ?? (file.carried ? was : hashBody(file.body!));
+  if (hash === undefined) throw new Error(`the live tree's manifest lacks ${file.rel}; remove the output folder and build again`);
+  const planned: Planned = { rel: file.rel, hash, was, line, op: undefined };
+  if (before.existing.get(file.rel, was) === hash) return planned;
+  const replace = before.existing.get(file.rel) !== undefined;
+  if (file.sameAs !== undefined && file.sameAs === last?.rel && hash === last.hash)
+    planned.op = { op: 'link', rel: file.rel, from: file.sameAs, live: false, replace };
+  else if (was === hash) planned.op = { op: 'link', rel: file.rel, from: file.rel, live: true, replace };
+  else if (file.body !== undefined) planned.op = { op: 'write', rel: file.rel, body: file.body, replace };
+  else planned.op = { op: 'missing', rel: file.rel };
+  return planned;
+}
+
+/** A file the live tree holds as it is, linked from there. */
+export const fromLive = (rel: string, existing: Holding): FileOp => ({
+  op: 'link',
+  rel,
+  from: rel,
+  live: true,
+  replace: existing.get(rel) !== undefined,
+});
+
+/**
+ * The files the tree holds that the build did not make: they go. When every file of the live tree
+ * is among the build's (`allLive`), only files the live tree lacks can be such, and those alone are
+ * looked through.
+ */
+export function removals(existing: Holding, made: (rel: string) => boolean, allLive: boolean, added: readonly string[]): string[] {
+  const beyond = allLive ? existing.beyondLive?.() : undefined;
+  if (!beyond) return [...existing.paths()].filter((rel) => !made(rel));
+  const madeHere = new Set(added);
+  return [...beyond].filter((rel) => !madeHere.has(rel));
+}

@@ -1,0 +1,164 @@
+// The two trees an output folder is built in turn into, and the lock that lets one build at a time
+// write them. The output folder (`dist`) is a symbolic link to one of the trees kept beside it
+// (`.dist-builds/a`, `.dist-builds/b`); each tree has a manifest (incremental/manifest.ts), and the
+// records its build remembered (incremental/memory.ts).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import {
+  formatManifest,
+  readManifest,
+  readManifestHeader,
+  type FileList,
+  type Lines,
+  type Manifest,
+  type ManifestHeader,
+} from '../incremental/manifest.ts';
+import type { SourceStamp } from '../pipeline/discover.ts';
+
+/**
+ * What a tree is built from, as its manifest records it. The files are given to `commit`, which asks
+ * for this once it has them all (records read late are counted and hashed as they are published).
+ */
+export interface Inputs {
+  key: string;
+  tool: string;
+  sources: Iterable<[string, SourceStamp]>;
+  records: Record<string, number>;
+}
+
+export type Slot = 'a' | 'b';
+
+export type Layout = ReturnType<typeof layout>;
+
+export function layout(outDir: string) {
+  const parent = path.dirname(outDir);
+  const root = path.join(parent, `.${path.basename(outDir)}-builds`);
+  return {
+    root,
+    tree: (slot: Slot) => path.join(root, slot),
+    manifest: (slot: Slot) => path.join(root, `${slot}.manifest`),
+    /** What the build remembered of its records (facts.ts), written just before the manifest. */
+    memory: (slot: Slot) => path.join(root, `${slot}.records`),
+    lock: path.join(root, 'lock'),
+  };
+}
+
+/** The slot `outDir` points at, 'legacy' for a plain folder, or undefined. */
+export async function liveSlot(outDir: string): Promise<Slot | 'legacy' | undefined> {
+  const stat = await fs.lstat(outDir).catch(() => undefined);
+  if (!stat) return undefined;
+  if (!stat.isSymbolicLink()) return 'legacy';
+  const target = path.basename(await fs.readlink(outDir));
+  return target === 'a' || target === 'b' ? target : undefined;
+}
+
+/** Which tree the output folder is, and that tree's manifest when the folder is one of ours. */
+export interface Live {
+  slot: Slot | 'legacy' | undefined;
+  manifest?: Manifest;
+}
+
+export async function readLive(outDir: string): Promise<Live> {
+  const slot = await liveSlot(outDir);
+  return { slot, manifest: slot === 'a' || slot === 'b' ? await readManifest(layout(outDir).manifest(slot)) : undefined };
+}
+
+/** The first line of the live tree's manifest: what it was built from, and how many records it has. */
+export async function readLiveHeader(outDir: string): Promise<ManifestHeader | undefined> {
+  const slot = await liveSlot(outDir);
+  return slot === 'a' || slot === 'b' ? readManifestHeader(layout(outDir).manifest(slot)) : undefined;
+}
+
+/** What the build of the live tree remembered of its records, if anything. */
+export async function readMemory(outDir: string, live: Live): Promise<string | undefined> {
+  if (live.slot !== 'a' && live.slot !== 'b') return undefined;
+  return fs.readFile(layout(outDir).memory(live.slot), 'utf8').catch(() => undefined);
+}
+
+/** Removes a tree without waiting for it: deleting many files costs as much as writing them. */
+export async function discard(dir: string, root: string): Promise<void> {
+  const trash = path.join(root, `trash-${process.pid}-${Date.now()}`);
+  try {
+    await fs.rename(dir, trash);
+  } catch {
+    return;
+  }
+  spawn('rm', ['-rf', trash], { detached: true, stdio: 'ignore' }).unref();
+}
+
+/** Takes the build lock, or explains who holds it. */
+export async function lock(file: string): Promise<() => Promise<void>> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await fs.writeFile(file, String(process.pid), { flag: 'wx' });
+      return () => fs.rm(file, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const holder = Number(await fs.readFile(file, 'utf8').catch(() => ''));
+      if (holder && holder !== process.pid && alive(holder))
+        throw new Error(`another build (process ${holder}) is writing ${path.dirname(file)}`, { cause: err });
+      await fs.rm(file, { force: true }); // left by a build that was stopped
+    }
+  }
+  throw new Error(`cannot take the build lock ${file}`);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Writes a tree's memory (when there is one) and then its manifest, each by a rename. `other` says
+ * how the other tree differs from this one, and which build made it.
+ */
+export async function writeManifest(
+  where: Layout,
+  slot: Slot,
+  id: Inputs,
+  files: Iterable<[string, string]> | Lines | FileList,
+  other: { previous: string; diff: Map<string, string> },
+  memory?: () => string,
+): Promise<void> {
+  await putManifest(where, slot, manifestTexts(id, files, other, memory));
+}
+
+/** A tree's manifest and memory as they are written. */
+export interface ManifestTexts {
+  manifest: string;
+  memory?: string;
+}
+
+export function manifestTexts(
+  id: Inputs,
+  files: Iterable<[string, string]> | Lines | FileList,
+  other: { previous: string; diff: Map<string, string> },
+  memory?: () => string,
+): ManifestTexts {
+  return { memory: memory?.(), manifest: formatManifest({ ...id, previous: other.previous, diff: other.diff, files }) };
+}
+
+export async function putManifest(where: Layout, slot: Slot, texts: ManifestTexts): Promise<void> {
+  const put = async (file: string, text: string) => {
+    await fs.writeFile(`${file}.tmp`, text);
+    await fs.rename(`${file}.tmp`, file);
+  };
+  if (texts.memory !== undefined) await put(where.memory(slot), texts.memory);
+  else await fs.rm(where.memory(slot), { force: true });
+  await put(where.manifest(slot), texts.manifest);
+}
+
+export async function pruneEmptyDirs(tree: string, removed: string[]): Promise<void> {
+  const dirs = new Set<string>();
+  for (const rel of removed) {
+    for (let dir = path.posix.dirname(rel); dir !== '.'; dir = path.posix.dirname(dir)) dirs.add(dir);
+  }
+  for (const dir of [...dirs].sort((a, b) => b.length - a.length)) {
+    await fs.rmdir(path.join(tree, dir)).catch(() => {});
+  }
+}

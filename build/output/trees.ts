@@ -1,0 +1,310 @@
+// Stage 7, publish: a build brings the tree that is not live up to date — writing only files whose
+// bytes changed, linking those the live tree holds, removing files that are gone — and then swaps
+// the output link in one rename (slots.ts). Whatever happens to a build, `dist` is the last
+// complete tree. What to do to each file is planned (plan.ts) and applied here.
+//
+// Each tree's manifest is written only once the tree is complete, and removed before the tree is
+// touched: a tree without one is rebuilt from scratch. Files are never written in place, so the two
+// trees may share unchanged files as hard links.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { Lines, readManifest, readManifestHeader, type FileList, type Manifest } from '../incremental/manifest.ts';
+import {
+  beforeLive,
+  fromLive,
+  holding,
+  planFile,
+  removals,
+  sizeOf,
+  type FileOp,
+  type Holding,
+  type Last,
+  type OutputFile,
+} from './plan.ts';
+import { discard, layout, liveSlot, lock, manifestTexts, pruneEmptyDirs, putManifest, writeManifest } from './slots.ts';
+import type { Inputs, Layout, Live, Slot } from './slots.ts';
+import { Writer } from './writer.ts';
+
+export { hashBody, type OutputFile } from './plan.ts';
+export { layout, readLive, readLiveHeader, readMemory, type Inputs, type Live } from './slots.ts';
+
+export interface PublishResult {
+  files: number;
+  /** Set when the output equals the live tree: nothing was written and nothing swapped. */
+  unchanged?: number;
+  bytes: number;
+  written: number;
+  linked: number;
+  removed: number;
+}
+
+/**
+ * The tree a build writes into: the one that is not live. Open it early — it takes the build lock —
+ * and folders can be made while the build is still computing; `commit` then finishes it.
+ */
+export interface Tree {
+  /** Starts making folders (output-relative) in the background; `abort` removes them again. */
+  prepare(dirs: Iterable<string>): void;
+  /**
+   * Puts every file in place and swaps the tree in; `abort` instead leaves dist as it was. With
+   * `plain`, the tree itself becomes the output folder: a real folder, for a host to publish.
+   */
+  commit(id: () => Inputs, files: Iterable<OutputFile>, plain?: boolean, memory?: () => string): Promise<PublishResult>;
+  abort(): Promise<void>;
+}
+
+/** The trees as a build finds them, once it holds the lock. */
+interface Opened {
+  where: Layout;
+  live: Slot | 'legacy' | undefined;
+  slot: Slot;
+  tree: string;
+  liveTree: string | undefined;
+  liveManifest: Manifest | undefined;
+  liveFiles: FileList | undefined;
+  existing: Holding;
+  /** Whether the tree held a build's files before (it is brought up to date rather than made anew). */
+  before: boolean;
+}
+
+/**
+ * What the tree to write holds. When it is the tree the live one was built beside, the live
+ * manifest says how it differs, and its own manifest need not be read beyond its first line. A tree
+ * whose manifest is missing or damaged is built again from nothing.
+ */
+async function findTrees(outDir: string, known: Live | undefined): Promise<Opened> {
+  const where = layout(outDir);
+  const live = await liveSlot(outDir);
+  const slot: Slot = live === 'a' ? 'b' : 'a';
+  const liveTree = live === 'a' || live === 'b' ? where.tree(live) : undefined;
+  const read = !liveTree ? undefined : known && known.slot === live ? known.manifest : await readManifest(where.manifest(live as Slot));
+  // A manifest whose list of files is damaged tells nothing.
+  const liveManifest = read?.files() ? read : undefined;
+  const liveFiles = liveManifest?.files();
+  const header = await readManifestHeader(where.manifest(slot));
+  let existing: Holding | undefined;
+  if (header && liveFiles && liveManifest!.previous !== '' && header.key === liveManifest!.previous)
+    existing = beforeLive(liveManifest!.diff, liveFiles);
+  else if (header) {
+    const files = (await readManifest(where.manifest(slot)))?.files();
+    if (files) existing = holding(files);
+  }
+  const tree = where.tree(slot);
+  return { where, live, slot, tree, liveTree, liveManifest, liveFiles, existing: existing ?? holding(), before: existing !== undefined };
+}
+
+/**
+ * `known` is what the caller read of the live tree before taking the lock; its manifest is reused
+ * when the link still points at the same tree (another build may have swapped it since). `started`
+ * is a writer started ahead of time, which the tree takes and closes; should opening the tree fail,
+ * the caller closes it.
+ */
+export async function openTree(outDir: string, known?: Live, started?: Writer): Promise<Tree> {
+  const where = layout(outDir);
+  await fs.mkdir(where.root, { recursive: true });
+  const unlock = await lock(where.lock);
+  let trees: Opened;
+  try {
+    trees = await findTrees(outDir, known);
+    if (!trees.before) await discard(trees.tree, where.root);
+    await fs.mkdir(trees.tree, { recursive: true });
+  } catch (err) {
+    await unlock();
+    throw err;
+  }
+  const writer = started ?? new Writer();
+  const madeDirs = new Set<string>();
+  let open = true;
+  const close = async (undo = false) => {
+    if (!open) return;
+    open = false;
+    await writer.close(undo);
+    if (undo && !trees.before) await fs.rmdir(trees.tree).catch(() => {});
+    await unlock();
+    if (undo) await fs.rmdir(where.root).catch(() => {});
+  };
+  return {
+    // Folders of records the tree holds already need not be made (each holds the record's
+    // index.json); the writer makes the others.
+    prepare: (list) => {
+      for (const dir of list) {
+        if (madeDirs.has(dir) || trees.existing.get(`${dir}/index.json`) !== undefined) continue;
+        madeDirs.add(dir);
+        writer.dir(within(trees.tree, dir));
+      }
+    },
+    commit: async (id, files, plain = false, memory) => {
+      let done = false;
+      try {
+        const result = await new Publisher(outDir, trees, writer).publish(id, files, plain, memory);
+        done = true;
+        return result;
+      } finally {
+        // A first build that fails leaves no trace (its tree is gone already).
+        await close(!done && !trees.liveTree);
+      }
+    },
+    abort: () => close(true),
+  };
+}
+
+/** A path of the output (relative, with '/', as paths.ts makes them) inside a tree. */
+const within = (tree: string, rel: string) => `${tree}/${rel}`;
+
+/** Applies the plan of each file to the tree, keeping its manifest's lines and the counts. */
+class Publisher {
+  private readonly result: PublishResult = { files: 0, bytes: 0, written: 0, linked: 0, removed: 0 };
+  /** This tree's files in the order they come, as its manifest will list them. */
+  private readonly lines = new Lines();
+  private made: FileList | undefined;
+  private last: Last | undefined;
+  /**
+   * While every file so far equals the live tree's, nothing is touched: if the whole output does,
+   * the live tree already is the answer. Files it would have taken from the live tree wait here.
+   */
+  private diverged = false;
+  private readonly waiting: string[] = [];
+  /** How the live tree (the other one, once this is swapped in) differs from this one. */
+  private readonly diff: Map<string, string> | undefined;
+  /** Paths of the live tree this one holds too, and the paths it lacks. */
+  private shared = 0;
+  private readonly added: string[] = [];
+  private inputs: (() => Inputs) | undefined;
+
+  constructor(
+    private readonly outDir: string,
+    private readonly t: Opened,
+    private readonly writer: Writer,
+  ) {
+    this.diff = t.liveManifest ? new Map() : undefined;
+  }
+
+  async publish(inputs: () => Inputs, files: Iterable<OutputFile>, plain: boolean, memory?: () => string): Promise<PublishResult> {
+    this.inputs = inputs;
+    try {
+      for (const file of files) await this.take(file);
+    } catch (err) {
+      await this.giveUp();
+      throw err;
+    }
+    const { liveManifest, liveFiles } = this.t;
+    if (!this.diverged && !plain && liveManifest && liveFiles!.size === this.result.files) {
+      // Same bytes as the live tree: record the new inputs, write no file.
+      await writeManifest(this.t.where, this.t.live as Slot, inputs(), liveFiles!, liveManifest, memory);
+      return { ...this.result, unchanged: this.result.files };
+    }
+    await this.finish(plain, memory);
+    return this.result;
+  }
+
+  /** Plans one file and applies the plan, counting it and listing it for the manifest. */
+  private async take(file: OutputFile): Promise<void> {
+    const planned = planFile(file, { live: this.t.liveFiles, existing: this.t.existing }, this.last);
+    const { rel, hash, was, line } = planned;
+    if (was === hash) this.lines.take(this.t.liveFiles!, line);
+    else this.lines.add(rel, hash);
+    this.last = { rel, hash };
+    this.result.files++;
+    this.result.bytes += sizeOf(hash);
+    if (was !== undefined) this.shared++;
+    else if (this.t.liveManifest) this.added.push(rel);
+    if (this.diff && was !== hash) this.diff.set(rel, was ?? '');
+    if (!this.diverged && was === hash) {
+      if (planned.op) this.waiting.push(rel);
+      return;
+    }
+    if (!this.diverged) await this.diverge();
+    if (planned.op) this.apply(planned.op);
+  }
+
+  private async diverge(): Promise<void> {
+    this.diverged = true;
+    // Before the first file of the tree changes, its manifest goes: until a new one is written, the
+    // tree is not to be trusted.
+    if (this.t.before) await fs.rm(this.t.where.manifest(this.t.slot), { force: true });
+    for (const rel of this.waiting.splice(0)) this.apply(fromLive(rel, this.t.existing));
+  }
+
+  /** Hands one operation to the writer; a failure so far ends the build. */
+  private apply(op: FileOp): void {
+    const target = within(this.t.tree, op.rel);
+    if (op.op === 'missing') this.writer.failed.set(target, 'no bytes for it, and the live tree does not hold them');
+    else if (op.op === 'write') {
+      this.result.written++;
+      this.writer.add({ path: target, body: op.body, replace: op.replace });
+    } else {
+      this.result.linked++;
+      this.writer.add({ path: target, from: within(op.live ? this.t.liveTree! : this.t.tree, op.from), replace: op.replace });
+    }
+    const failed = this.failure();
+    if (failed) throw failed;
+  }
+
+  /** The first failure, if any, without copying the list. */
+  private failure(): Error | undefined {
+    const first = this.writer.failed.entries().next();
+    return first.done ? undefined : new Error(`could not write ${first.value[0]}: ${first.value[1]}`);
+  }
+
+  private holds = (rel: string) => (this.made ??= this.lines.read()).has(rel);
+
+  /** Once every file is given: the last files placed, the files that are gone removed, the tree swapped in. */
+  private async finish(plain: boolean, memory?: () => string): Promise<void> {
+    if (!this.diverged) await this.diverge();
+    const { liveManifest, liveFiles } = this.t;
+    if (this.diff && this.shared < liveFiles!.size) for (const [rel, hash] of liveFiles!) if (!this.holds(rel)) this.diff.set(rel, hash);
+    const other = { previous: liveManifest?.key ?? '', diff: this.diff ?? new Map<string, string>() };
+    // The tree's memory and manifest are made while the writer places the last files.
+    const texts = plain ? undefined : manifestTexts(this.inputs!(), this.lines, other, memory);
+    await this.writer.flush();
+    const failed = this.failure();
+    if (failed) {
+      await this.giveUp();
+      throw failed;
+    }
+    const gone = removals(this.t.existing, this.holds, !!liveFiles && this.shared === liveFiles.size, this.added);
+    await Promise.all(gone.map((rel) => fs.rm(path.join(this.t.tree, rel), { force: true })));
+    this.result.removed = gone.length;
+    await pruneEmptyDirs(this.t.tree, gone);
+    if (plain) return this.leavePair();
+    await putManifest(this.t.where, this.t.slot, texts!);
+    await this.swap();
+  }
+
+  /** The swap: one rename of a link. A plain folder left from elsewhere is moved aside first. */
+  private async swap(): Promise<void> {
+    const { where, tree, live } = this.t;
+    const link = path.join(where.root, `link-${process.pid}`);
+    await fs.rm(link, { force: true });
+    await fs.symlink(path.relative(path.dirname(this.outDir), tree), link);
+    if (live === 'legacy') await discard(this.outDir, where.root);
+    await fs.rename(link, this.outDir);
+  }
+
+  /** The tree leaves the pair: the output folder becomes a plain folder holding it. */
+  private async leavePair(): Promise<void> {
+    const { where, slot, tree, live } = this.t;
+    await fs.rm(where.manifest(slot), { force: true });
+    if (live === 'legacy') await discard(this.outDir, where.root);
+    else await fs.rm(this.outDir, { force: true });
+    await fs.rename(tree, this.outDir);
+  }
+
+  /**
+   * The build failed part way (a problem found while publishing, a failed write). A first build
+   * leaves nothing behind. Otherwise the files placed so far are recorded, so that the next build of
+   * this tree starts from them.
+   */
+  private async giveUp(): Promise<void> {
+    if (!this.diverged) return;
+    await this.writer.flush().catch(() => {});
+    const { tree, existing } = this.t;
+    if (!this.t.liveTree) return fs.rm(tree, { recursive: true, force: true });
+    const state = new Map<string, string>();
+    for (const rel of existing.paths()) state.set(rel, existing.get(rel)!);
+    for (const [rel, hash] of this.lines.read()) state.set(rel, hash);
+    for (const target of this.writer.failed.keys()) state.delete(path.relative(tree, target).split(path.sep).join('/'));
+    const unfinished = { key: '', tool: this.inputs!().tool, sources: [], records: {} };
+    await writeManifest(this.t.where, this.t.slot, unfinished, state, { previous: '', diff: new Map() });
+  }
+}

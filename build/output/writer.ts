@@ -1,0 +1,133 @@
+// Puts files in place on a thread of its own (write-thread.ts): the file-system calls take as long
+// as the rest of the build, and on the build's own thread they would wait for each other. Files go
+// in batches by plain messages, and the writer answers each on a port the build's thread reads
+// without waiting. While the writer is far enough behind, the build's thread places the next batch
+// itself instead of queueing it, so that neither thread waits and the memory held stays bounded.
+import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
+import { startThread } from '../threads.ts';
+import { WRITE_AHEAD, WRITE_AHEAD_BYTES, WRITE_BATCH } from '../tuning.ts';
+import { placeBatch, removeDirs, type Op } from './place.ts';
+import type { FromWriter, ToWriter } from './write-thread.ts';
+
+export type { Op } from './place.ts';
+
+const sizeOf = (op: Op) => (op.body === undefined ? 0 : typeof op.body === 'string' ? op.body.length : op.body.byteLength);
+
+/** The build thread's side. */
+export class Writer {
+  private readonly worker: Worker;
+  /** Where the writer answers: read between batches, without giving up the thread. */
+  private readonly answers: MessagePort;
+  private batch: Op[] = [];
+  private dirBatch: string[] = [];
+  /** The bytes of each batch sent and not yet answered, oldest first. */
+  private readonly pending: number[] = [];
+  private pendingBytes = 0;
+  private wake: (() => void) | undefined;
+  private crash: Error | undefined;
+  private closed = false;
+  /** Folders made on this thread, for `close(true)`. */
+  private readonly created: string[] = [];
+  /** Paths that could not be placed, with the reason. */
+  readonly failed = new Map<string, string>();
+  /** Batches this thread placed itself. */
+  helped = 0;
+
+  constructor(private readonly ahead = { batches: WRITE_AHEAD, bytes: WRITE_AHEAD_BYTES }) {
+    const { port1, port2 } = new MessageChannel();
+    this.answers = port1;
+    this.worker = startThread('write', { answers: port2 }, [port2]);
+    port1.on('message', (m: FromWriter) => this.answered(m));
+    const fail = (err: Error) => {
+      this.crash ??= err;
+      this.wake?.();
+    };
+    this.worker.on('error', fail);
+    this.worker.on('exit', (code) => fail(new Error(`the writer thread stopped (exit code ${code})`)));
+  }
+
+  /** A folder to make, sent in batches, ahead of the files that go in it. */
+  dir(dir: string): void {
+    this.dirBatch.push(dir);
+    if (this.dirBatch.length === 1024) this.sendDirs();
+  }
+
+  /**
+   * Queues a file. A link to the file just before it goes in that file's batch: batches may be
+   * placed out of order (here or by the writer), so a link may only name a file of its own batch
+   * or of another tree.
+   */
+  add(op: Op): void {
+    if (this.batch.length >= WRITE_BATCH && op.from !== this.batch.at(-1)!.path) this.dispatch();
+    this.batch.push(op);
+  }
+
+  /** Waits until every file queued so far is placed (or has failed). */
+  async flush(): Promise<void> {
+    this.sendDirs();
+    this.dispatch();
+    while (this.pending.length > 0) await this.next();
+  }
+
+  /**
+   * Stops the thread. With `undo`, the build is abandoned: the folders made for it that are still
+   * empty are removed first, so that a failed build leaves no trace.
+   */
+  async close(undo = false): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (undo && this.crash) removeDirs(this.created);
+    if (undo && !this.crash) {
+      this.dirBatch = [];
+      this.batch = [];
+      this.post({ undo: this.created });
+      this.pending.push(0);
+      while (this.pending.length > 0) await this.next().catch(() => this.pending.splice(0));
+    }
+    this.worker.removeAllListeners('exit');
+    this.answers.close();
+    await this.worker.terminate();
+  }
+
+  private answered(m: FromWriter): void {
+    this.pendingBytes -= this.pending.shift() ?? 0;
+    for (const [p, why] of m.failed) this.failed.set(p, why);
+    this.wake?.();
+  }
+
+  /** Sends the batch, or places it here while the writer is far enough behind. */
+  private dispatch(): void {
+    const ops = this.batch;
+    if (ops.length === 0) return;
+    this.batch = [];
+    for (let m = receiveMessageOnPort(this.answers); m; m = receiveMessageOnPort(this.answers)) this.answered(m.message as FromWriter);
+    if (this.pending.length >= this.ahead.batches || this.pendingBytes >= this.ahead.bytes) {
+      this.sendDirs(); // the writer makes the folders sent so far before the files it is sent later
+      for (const [p, why] of placeBatch(ops, this.created)) this.failed.set(p, why);
+      this.helped++;
+      return;
+    }
+    const bytes = ops.reduce((n, op) => n + sizeOf(op), 0);
+    this.post({ ops });
+    this.pending.push(bytes);
+    this.pendingBytes += bytes;
+  }
+
+  private sendDirs(): void {
+    if (this.dirBatch.length) this.post({ dirs: this.dirBatch });
+    this.dirBatch = [];
+  }
+
+  private post(message: ToWriter): void {
+    if (this.crash) throw this.crash;
+    this.worker.postMessage(message);
+  }
+
+  private next(): Promise<void> {
+    if (this.crash) return Promise.reject(this.crash);
+    return new Promise<void>((resolve) => (this.wake = resolve)).then(() => {
+      this.wake = undefined;
+      if (this.crash) throw this.crash;
+    });
+  }
+}

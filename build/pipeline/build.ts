@@ -1,0 +1,393 @@
+// The pipeline: discover → parse and validate → resolve → derive → render → publish. Each stage
+// is a module of its own; this one calls them in order, with one context per build.
+import fg from 'fast-glob';
+import fs from 'node:fs';
+import path from 'node:path';
+import { baseUrlFromEnv, checkBaseUrl } from '../config.ts';
+import { discover, stampOf, type SourceFile, type SourceStamp } from './discover.ts';
+import { hashText, readUnhashed } from './parse.ts';
+import { formatMemory, parseMemory, type Remembered } from '../incremental/memory.ts';
+import { openTree, readLive, readLiveHeader, readMemory, type Inputs, type Live, type Tree } from '../output/trees.ts';
+import { apiPaths, defaultDataDir, defaultOutDir, projectRoot } from '../paths.ts';
+import { BuildFailed, Problems } from '../report/problems.ts';
+import type { Entry, Store } from './store.ts';
+import type { OutputFile } from '../output/plan.ts';
+import type { Order } from './order.ts';
+import type { LateKinds } from './render.ts';
+import { loadSchemas, type SchemaSet } from '../schemas/schemas.ts';
+import { compileValidators, type Validators } from '../schemas/validators.ts';
+import { nameDirs, validate } from './validate.ts';
+import { Writer } from '../output/writer.ts';
+import { CHECK_ON_THREADS_FROM } from '../tuning.ts';
+
+/**
+ * The stages that only a build with something to do needs, loaded once it is known there is: a
+ * rebuild that changes nothing is over sooner than they load.
+ */
+const laterStages = () =>
+  Promise.all([
+    import('./check-pool.ts'),
+    import('./derive.ts'),
+    import('./render.ts'),
+    import('../site/explorer.ts'),
+    import('../incremental/facts.ts'),
+    import('./order.ts'),
+    import('./resolve.ts'),
+  ]);
+
+export interface BuildOptions {
+  dataDir?: string;
+  outDir?: string;
+  baseUrl?: string;
+  /** Check the data and write nothing. */
+  check?: boolean;
+  /** Indent the published JSON. */
+  pretty?: boolean;
+  /** Leave the output as a plain folder rather than a link to one of two trees (for deploys). */
+  plain?: boolean;
+  /** Told when a stage ends, and how far writing has got (records done of all). */
+  onProgress?: (event: Progress) => void;
+}
+
+/** How a build does its work, for tests that hold every way to the same result. */
+export interface Tuning {
+  /** Check source files on worker threads (by default from `CHECK_ON_THREADS_FROM` files to parse). */
+  checkOnThreads?: boolean;
+}
+
+export type Progress = { stage: string; ms: number } | { stage: 'write'; done: number; total: number };
+
+export interface BuildResult {
+  records: Record<string, number>;
+  /** Files in the output, and what this build did to each: written, hard-linked, left as they were. */
+  files: number;
+  written: number;
+  linked: number;
+  unchanged: number;
+  /** Files removed because their record is gone. */
+  removed: number;
+  /** Source files parsed; the others entered by what the last build remembered of them (facts.ts). */
+  parsed: number;
+  bytes: number;
+  ms: number;
+  /** Milliseconds spent in each stage, for the benchmark. */
+  stages: Record<string, number>;
+}
+
+let loaded: SchemaSet | undefined;
+let compiled: Validators | undefined;
+/** The schemas are read once per process, and compiled once, when a build first checks records. */
+export function schemaSet(): { schemas: SchemaSet; readonly validators: Validators } {
+  const schemas = (loaded ??= loadSchemas());
+  return {
+    schemas,
+    get validators() {
+      return (compiled ??= compileValidators(schemas));
+    },
+  };
+}
+
+/**
+ * What shapes the output, in one hash: the pipeline's code, the schemas and the locked versions of
+ * the libraries. The entry points, tools and local server do not: editing them keeps every cache.
+ */
+function toolFingerprint(): string {
+  if (fingerprint) return fingerprint;
+  const files = fg.sync(['build/**/*.{ts,mjs}', 'schemas/*.json', 'package-lock.json'], {
+    cwd: projectRoot,
+    ignore: ['build/cli/**', 'build/tools/**', 'build/site/serve.ts'],
+  });
+  const text = files.sort().map((f) => `${f}\n${fs.readFileSync(path.join(projectRoot, f), 'utf8')}`);
+  return (fingerprint = hashText(text.join('\n')));
+}
+let fingerprint: string | undefined;
+
+/** Everything the output depends on, in one hash: same key, same bytes. */
+function buildKey(files: SourceFile[], baseUrl: string, pretty: boolean): string {
+  return hashText([toolFingerprint(), baseUrl, pretty, ...files.map((f) => `${f.rel} ${f.hash}`)].join('\n'));
+}
+
+/** One build's settings and what it found so far, passed from stage to stage. */
+interface Context {
+  options: BuildOptions;
+  tuning: Tuning;
+  outDir: string;
+  baseUrl: string;
+  problems: Problems;
+  tool: string;
+  /** Hash of the tool and options: what the memory of records must have been made with. */
+  settings: string;
+  stages: Record<string, number>;
+  timed: <T>(stage: string, value: T) => T;
+  started: number;
+}
+
+function context(options: BuildOptions, tuning: Tuning): Context {
+  const started = performance.now();
+  const baseUrl = options.baseUrl ? checkBaseUrl(options.baseUrl) : baseUrlFromEnv();
+  const tool = toolFingerprint();
+  const stages: Record<string, number> = {};
+  let mark = started;
+  const timed = <T>(stage: string, value: T): T => {
+    const now = performance.now();
+    stages[stage] = now - mark;
+    mark = now;
+    options.onProgress?.({ stage, ms: stages[stage]! });
+    return value;
+  };
+  return {
+    options,
+    tuning,
+    outDir: options.outDir ?? defaultOutDir,
+    baseUrl,
+    problems: new Problems(),
+    tool,
+    settings: hashText([tool, baseUrl, options.pretty ?? false].join('\n')),
+    stages,
+    timed,
+    started,
+  };
+}
+
+export async function build(options: BuildOptions = {}, tuning: Tuning = {}): Promise<BuildResult> {
+  const ctx = context(options, tuning);
+  const live = options.check ? undefined : await readLiveHeader(ctx.outDir);
+  // With no tree built before, every file is to be written: the writer's thread, which takes tens of
+  // milliseconds to start, starts now, while the sources are listed. The tree takes it when opened.
+  const writer = options.check || live ? undefined : new Writer();
+  try {
+    return await run(ctx, writer);
+  } finally {
+    await writer?.close(); // nothing left to do once the tree that took it is closed
+  }
+}
+
+const none = { files: 0, bytes: 0, written: 0, linked: 0, removed: 0, parsed: 0 };
+
+async function run(ctx: Context, writer: Writer | undefined): Promise<BuildResult> {
+  const { options, problems } = ctx;
+  const seen: Live | undefined = options.check ? undefined : await readLive(ctx.outDir);
+  const live = seen?.manifest;
+  const files = ctx.timed('read', discover(options.dataDir ?? defaultDataDir, problems, live?.sources));
+  // On a rebuild, files that changed are read now: with every hash known, the key says whether
+  // anything changed at all.
+  if (live) readUnhashed(files);
+  const keyNow = live && files.every((f) => f.hash !== undefined) ? buildKey(files, ctx.baseUrl, options.pretty ?? false) : undefined;
+  if (live && problems.count === 0 && !options.plain && live.key === keyNow) {
+    // Nothing changed since the live tree was built: it is already the answer.
+    return { records: live.records, ...none, unchanged: live.fileCount, ms: performance.now() - ctx.started, stages: ctx.stages };
+  }
+  const memory = await recall(ctx, seen);
+  let tree: Tree | undefined;
+  try {
+    // A build that reads every file opens its tree now, before the later stages load: the folders of
+    // records by name are known from the files alone, and the writer starts on them at once.
+    if (!memory && !options.check && problems.count === 0) {
+      tree = await openTree(ctx.outDir, seen, writer);
+      tree.prepare(nameDirs(files, schemaSet().schemas));
+    }
+    return await compute(ctx, { files, seen, memory, keyNow, tree, writer, opened: (t) => (tree = t) });
+  } catch (err) {
+    await tree?.abort();
+    throw err;
+  }
+}
+
+/**
+ * What the build of the live tree remembered of its records, when the same tool with the same
+ * options built it and its list of files is whole (a record carried over keeps that tree's files).
+ */
+async function recall(ctx: Context, seen: Live | undefined): Promise<Map<string, Remembered> | undefined> {
+  const manifest = seen?.manifest;
+  if (!seen || manifest?.tool !== ctx.tool || !manifest.files()) return undefined;
+  return parseMemory(await readMemory(ctx.outDir, seen), { settings: ctx.settings, key: manifest.key });
+}
+
+interface Sources {
+  files: SourceFile[];
+  seen: Live | undefined;
+  memory: Map<string, Remembered> | undefined;
+  keyNow: string | undefined;
+  tree: Tree | undefined;
+  writer: Writer | undefined;
+  /** Told of the tree a rebuild opens, so that a failure aborts it. */
+  opened: (tree: Tree) => void;
+}
+
+type Stages = Awaited<ReturnType<typeof laterStages>>;
+
+/** What checking the sources gave: the store of records, and what is left to read or derive. */
+interface Checked {
+  store: Store;
+  /** Files of late kinds (order.ts), read as they are published. */
+  later: Set<SourceFile>;
+  /** On a rebuild, the kinds with a record read again or removed, and the kinds they may change. */
+  read: Set<string> | undefined;
+  affected: Set<string> | undefined;
+  tree: Tree | undefined;
+}
+
+async function compute(ctx: Context, src: Sources): Promise<BuildResult> {
+  const stages = await laterStages();
+  const { schemas, validators } = schemaSet();
+  const checked = await check(ctx, src, stages);
+  const { store, tree } = checked;
+  const order = stages[5].publishOrder(schemas);
+  const recordStage = { store, schemas, validators, problems: ctx.problems };
+  const deriveAndSettle = deriver(stages, checked, schemas);
+  const late = lateKinds(src.files, checked, order, recordStage, stages, deriveAndSettle);
+  // With problems, the build goes on only to find the rest of them.
+  ctx.timed('resolve', stages[6].resolve(store, schemas, ctx.problems));
+  ctx.timed('derive', deriveAndSettle(new Set([...order.early, ...order.late]), ctx.problems));
+  if (ctx.problems.count > 0) failWithEveryProblem(ctx, order, late, recordStage, stages);
+  const live = src.seen?.manifest;
+  const { read } = checked;
+  // Records already published by this same tool were checked then; the rest are checked now.
+  const output = stages[2].outputFiles(store, schemas, validators, ctx.problems, {
+    pretty: ctx.options.pretty,
+    published: (live?.tool === ctx.tool && live.files()) || new Map<string, string>(),
+    // A kind with no record read again or removed has the same members: its list is the live tree's.
+    keptLists: read && new Set([...schemas.kinds.keys()].filter((kind) => !read.has(kind))),
+    extra: tree ? ctx.timed('explorer', await stages[3].explorerFiles()) : undefined,
+    onRecord: ctx.options.onProgress && ((done, total) => ctx.options.onProgress!({ stage: 'write', done, total })),
+    late,
+  });
+  return tree ? publish(ctx, src, store, tree, output) : checkOnly(ctx, src, store, output);
+}
+
+/**
+ * Parses and checks every source not remembered, on worker threads when there are many; a rebuild
+ * first decides which files it reads again (facts.ts) and opens its tree once it knows.
+ */
+async function check(ctx: Context, src: Sources, stages: Stages): Promise<Checked> {
+  const { options, problems } = ctx;
+  const { files, memory } = src;
+  const set = schemaSet();
+  const { schemas } = set;
+  const [{ validateInThreads }, { affectedKinds }, , , { park, reuse }, { publishOrder }] = stages;
+  // With memory, only the kinds that records read again (or removed) may change are derived.
+  const read = memory ? ctx.timed('reuse', reuse(files, memory, schemas, problems)) : undefined;
+  const affected = read && affectedKinds(read);
+  // Many files to read go to worker threads. Otherwise the records of late kinds still to be read
+  // are read as they are published, while the files before them are written.
+  const unread = files.filter((f) => !f.known && f.parsed === undefined);
+  const threads = ctx.tuning.checkOnThreads ?? unread.length >= CHECK_ON_THREADS_FROM;
+  const lateKinds = new Set(publishOrder(schemas).late);
+  const later = new Set(threads ? [] : unread.filter((f) => lateKinds.has(f.kind)));
+  // A rebuild opens its tree once it knows which files it reads again. The folders of records by
+  // name are known from the files, and made at once; each record read is given its folder by id as
+  // soon as it reads well, for as long as no problem is found (they are removed again if one is).
+  let tree = src.tree;
+  if (memory && !options.check && problems.count === 0) {
+    tree = await openTree(ctx.outDir, src.seen, src.writer);
+    src.opened(tree);
+    tree.prepare(nameDirs(unread, schemas));
+  }
+  const prepare = (entry: Entry) => {
+    if (tree && problems.count === 0) tree.prepare([apiPaths.recordDir(entry.kind, entry.id)]);
+  };
+  const parkAndPrepare = (entry: Entry) => {
+    park(entry);
+    prepare(entry);
+  };
+  // On threads, this one compiles the validators meanwhile.
+  const store = ctx.timed(
+    'validate',
+    threads
+      ? await validateInThreads(files, schemas, () => set.validators, ctx.baseUrl, problems, prepare)
+      : validate(files, schemas, set.validators, ctx.baseUrl, problems, parkAndPrepare, later),
+  );
+  for (const file of later) store.expect(file.kind, file.stem);
+  return { store, later, read, affected, tree };
+}
+
+/** Derives the kinds given (those of them a rebuild may change) and settles them (facts.ts). */
+function deriver(stages: Stages, { store, affected }: Checked, schemas: SchemaSet) {
+  const [, { derive }, , , { settle }] = stages;
+  return (kinds: ReadonlySet<string>, problems: Problems) => {
+    derive(store, problems, new Set([...kinds].filter((kind) => !affected || affected.has(kind))));
+    const stale = settle(store, schemas, affected, kinds);
+    if (stale.size > 0) {
+      // A record outside those kinds that cannot be carried over (it was read again): its kind is derived after all.
+      derive(store, problems, stale);
+      settle(store, schemas, new Set([...affected!, ...stale]), kinds);
+    }
+  };
+}
+
+type RecordStage = { store: Store; schemas: SchemaSet; validators: Validators; problems: Problems };
+
+/** The records of late kinds, each read as it is published (render.ts asks for them in order). */
+function lateKinds(
+  files: SourceFile[],
+  { store, later }: Checked,
+  order: Order,
+  stage: RecordStage,
+  stages: Stages,
+  deriveAndSettle: ReturnType<typeof deriver>,
+): LateKinds {
+  const [, , , , { readLate, setAside }] = stages;
+  const entered = new Map(order.late.flatMap((kind) => store.valid(kind).map((e): [SourceFile, Entry] => [e.file, e])));
+  return {
+    order,
+    waiting: later.size,
+    *records(kind) {
+      for (const file of files) {
+        if (file.kind !== kind) continue;
+        const isLate = later.has(file);
+        const entry = isLate ? readLate(file, stage) : entered.get(file);
+        if (!entry) continue;
+        yield entry;
+        if (isLate) setAside(entry);
+      }
+      store.seal();
+    },
+    done: () => deriveAndSettle(new Set([...order.late, ...order.after]), stage.problems),
+  };
+}
+
+/**
+ * Nothing is published, but every record is read whole, for the problems found only then: those of
+ * late records, and of references outside a record's facts.
+ */
+function failWithEveryProblem(ctx: Context, order: Order, late: LateKinds, stage: RecordStage, stages: Stages): never {
+  const [, , , , { unpark }] = stages;
+  for (const kind of order.late) for (const _ of late.records(kind));
+  late.done();
+  for (const kind of stage.schemas.kinds.keys())
+    for (const entry of stage.store.valid(kind)) if (entry.source !== undefined) unpark(entry, stage);
+  throw new BuildFailed(ctx.problems.list);
+}
+
+const counts = (store: Store) => Object.fromEntries(store.kinds().map((k) => [k, store.valid(k).length]));
+const parsedCount = (files: SourceFile[]) => files.filter((f) => !f.known).length;
+
+/** `--check`: every record checked as if published, nothing written. */
+function checkOnly(ctx: Context, src: Sources, store: Store, output: Iterable<OutputFile>): BuildResult {
+  for (const _ of output);
+  const stages = ctx.timed('check', ctx.stages);
+  return { records: counts(store), ...none, parsed: parsedCount(src.files), unchanged: 0, ms: performance.now() - ctx.started, stages };
+}
+
+async function publish(ctx: Context, src: Sources, store: Store, tree: Tree, output: Iterable<OutputFile>): Promise<BuildResult> {
+  const { options } = ctx;
+  // What the tree is built from is known once every file is given: late records are hashed as read.
+  let inputs: Inputs | undefined;
+  const built = () =>
+    (inputs ??= {
+      key: src.keyNow ?? buildKey(src.files, ctx.baseUrl, options.pretty ?? false),
+      tool: ctx.tool,
+      sources: src.files.map((f): [string, SourceStamp] => [f.rel, stampOf(f)]),
+      records: counts(store),
+    });
+  const memoryText = () => formatMemory({ settings: ctx.settings, key: built().key }, store);
+  const result = ctx.timed('write', await tree.commit(built, output, options.plain, memoryText));
+  return {
+    records: built().records,
+    ...result,
+    parsed: parsedCount(src.files),
+    unchanged: result.unchanged ?? result.files - result.written - result.linked,
+    ms: performance.now() - ctx.started,
+    stages: ctx.stages,
+  };
+}

@@ -1,0 +1,151 @@
+// Stage 3 on worker threads, for worlds with many files to read: each thread runs `checkFile` on a
+// share of the files and sets each record aside as JSON (facts.ts), as the build's own thread does
+// for small worlds; the build's thread indexes what they send back, in file order, so the store,
+// the problems and the output are the same as from `validate`.
+import os from 'node:os';
+import { park } from '../incremental/facts.ts';
+import type { SourceFile } from './discover.ts';
+import type { Problem, Problems } from '../report/problems.ts';
+import type { SchemaSet } from '../schemas/schemas.ts';
+import type { Validators } from '../schemas/validators.ts';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from '../threads.ts';
+import { CHECK_CHUNK, CHECK_THREADS } from '../tuning.ts';
+import { Store, type Entry } from './store.ts';
+import { checkFile, index, remembered, validEntry, type Checked } from './validate.ts';
+
+/** A file as sent to a thread. */
+export type Sent = Pick<SourceFile, 'rel' | 'abs' | 'kind' | 'stem' | 'size' | 'mtimeMs' | 'hash'>;
+
+/** What a thread found in one file. */
+export interface Found {
+  hash?: string;
+  problems: Problem[];
+  broken?: Array<string | number>;
+  id?: number;
+  name?: string;
+  valid?: boolean;
+  /** The record as JSON, for a record that broke its schema (it is indexed, never published). */
+  data?: string;
+  source?: string;
+  facts?: string;
+}
+
+function threadCount(): number {
+  return Math.max(1, Math.min(CHECK_THREADS, os.availableParallelism()));
+}
+
+/**
+ * Checks and indexes every file, as `validate` with `park` does, on worker threads; `onRecord` is
+ * given each record read now that passed its schema, once set aside. Files parsed already, or
+ * remembered, are checked on this thread; `validators` is asked for only if one needs them.
+ */
+export async function validateInThreads(
+  files: SourceFile[],
+  schemas: SchemaSet,
+  validators: () => Validators,
+  baseUrl: string,
+  problems: Problems,
+  onRecord?: (entry: Entry) => void,
+  threads = threadCount(),
+): Promise<Store> {
+  const store = new Store(baseUrl, schemas.kinds.keys());
+  // Remembered and already parsed files, and files of no kind, are done on this thread.
+  const here = (file: SourceFile) => file.known !== undefined || file.parsed !== undefined || !schemas.kinds.has(file.kind);
+  const found: Array<Found | undefined> = new Array(files.length);
+  let indexed = 0;
+  // Files are indexed in order as soon as what they need has come back.
+  const indexReady = () => {
+    for (; indexed < files.length; indexed++) {
+      const file = files[indexed]!;
+      const result = found[indexed];
+      found[indexed] = undefined;
+      if (!result && !file.known && !here(file)) return;
+      const checked = result
+        ? accept(file, result, problems)
+        : file.known
+          ? remembered(file, file.known)
+          : checkFile(file, validators(), problems);
+      const entry = validEntry(checked);
+      if (entry && !file.known) {
+        if (!entry.partial) park(entry); // checked here; a thread's records come back set aside
+        onRecord?.(entry);
+      }
+      index(store, checked, problems);
+    }
+  };
+  const chunks = chunksOf(files, here);
+  await onThreads(Math.min(threads, chunks.length), chunks, files, (indexes, results) => {
+    indexes.forEach((i, k) => (found[i] = results[k]));
+    indexReady();
+  });
+  indexReady();
+  if (indexed < files.length) throw new Error('the checking threads did not return every file');
+  store.seal();
+  return store;
+}
+
+/** The indexes of the files to check on threads, in chunks. */
+function chunksOf(files: SourceFile[], here: (file: SourceFile) => boolean): number[][] {
+  const chunks: number[][] = [];
+  let chunk: number[] = [];
+  files.forEach((file, i) => {
+    if (here(file)) return;
+    chunk.push(i);
+    if (chunk.length < CHECK_CHUNK) return;
+    chunks.push(chunk);
+    chunk = [];
+  });
+  if (chunk.length) chunks.push(chunk);
+  return chunks;
+}
+
+/** Hands the chunks out to `count` threads, two at a time each, so that a thread never waits for the next. */
+async function onThreads(
+  count: number,
+  chunks: number[][],
+  files: SourceFile[],
+  onResults: (indexes: number[], results: Found[]) => void,
+): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: count }, () => startThread('check'));
+  const drive = (worker: Worker) =>
+    new Promise<void>((resolve, reject) => {
+      let out = 0;
+      const send = () => {
+        if (next < chunks.length) {
+          const indexes = chunks[next++]!;
+          worker.postMessage({ indexes, files: indexes.map((i) => sent(files[i]!)) });
+          out++;
+        } else if (out === 0) resolve();
+      };
+      worker.on('message', ({ indexes, results }: { indexes: number[]; results: Found[] }) => {
+        out--;
+        onResults(indexes, results);
+        send();
+      });
+      worker.on('error', reject);
+      worker.on('exit', (code) => reject(new Error(`a checking thread stopped (exit code ${code})`)));
+      send();
+      send();
+    });
+  try {
+    await Promise.all(workers.map(drive));
+  } finally {
+    for (const worker of workers) worker.removeAllListeners('exit');
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+}
+
+const sent = ({ rel, abs, kind, stem, size, mtimeMs, hash }: SourceFile): Sent => ({ rel, abs, kind, stem, size, mtimeMs, hash });
+
+/** What a thread found, as `checkFile` would have given it on this thread. */
+function accept(file: SourceFile, result: Found, problems: Problems): Checked {
+  file.hash = result.hash;
+  for (const problem of result.problems) problems.add(problem);
+  if (result.broken) return { kind: file.kind, broken: result.broken };
+  if (result.id === undefined) return undefined;
+  const { id, name = '', valid = false, source, facts } = result;
+  if (!valid) return { entry: { kind: file.kind, id, name, file, data: JSON.parse(result.data!), valid } };
+  return { entry: { kind: file.kind, id, name, file, data: JSON.parse(facts!), valid, partial: true, source, facts } };
+}

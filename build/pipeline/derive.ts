@@ -1,0 +1,393 @@
+// Stage 5, derive: fill in what the API states twice but an author writes once. `derivations` is the whole
+// list, by kind and field, and a test holds it to the schemas' `x-source` annotations. Each one
+// names the fields of records it reads (`reads`): given only those fields of every record, it
+// comes out the same — which is what lets a rebuild leave unchanged records unread (facts.ts), and
+// a test holds each derivation to its word.
+import { pointerOf, type Problems } from '../report/problems.ts';
+import { formSprites, typeIcons } from '../site/sprites.ts';
+import type { Data, Entry, Store } from './store.ts';
+import { at } from './parse.ts';
+
+interface Context {
+  store: Store;
+  problems: Problems;
+}
+
+export interface Derivation {
+  /** The fields it reads, by kind (ids and names aside). */
+  reads: Record<string, string[]>;
+  /** Computed across records, once per build. */
+  run?: (ctx: Context) => void;
+  /** Computed from the record alone (and only its full data): it changes only when the record does. */
+  own?: (entry: Entry, ctx: Context) => void;
+}
+
+const byId = (a: Entry, b: Entry) => a.id - b.id;
+
+/** For every record of `kind`, the records whose `pick(data)` refs point at it. */
+function inverse(store: Store, kind: string, pick: (data: Data) => unknown[]): Map<Entry, Entry[]> {
+  const out = new Map<Entry, Entry[]>();
+  for (const entry of store.valid(kind)) {
+    for (const target of new Set(pick(entry.data).map((ref) => store.target(ref)))) {
+      if (!target) continue;
+      const list = out.get(target);
+      if (list) list.push(entry);
+      else out.set(target, [entry]);
+    }
+  }
+  for (const list of out.values()) list.sort(byId);
+  return out;
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** `target.field` lists, as NamedRefs, the records of `from` whose `via` field points at it. */
+function simpleInverse(kind: string, field: string, from: string, via: string): Derivation {
+  return {
+    reads: { [from]: [via] },
+    run: ({ store }) => {
+      const map = inverse(store, from, (d) => [d[via]].flat());
+      for (const entry of store.valid(kind)) entry.data[field] = (map.get(entry) ?? []).map((e) => store.ref(e));
+    },
+  };
+}
+
+/**
+ * `target.field` is {increase, decrease}: the records of `from` whose `list` items point at it by
+ * `via`, each with the item's `amount` — as `{[amount], [from]: NamedRef}`, ordered by id.
+ */
+function changesOf(kind: string, field: string, from: string, list: string, via: string, amount: string): Derivation {
+  return {
+    reads: { [from]: [list] },
+    run: ({ store }) => {
+      const changes = new Map<Entry, Array<{ by: number; source: Entry }>>();
+      for (const source of store.valid(from)) {
+        for (const item of source.data[list] ?? []) {
+          const target = store.target(item[via]);
+          if (target) push(changes, target, { by: item[amount], source });
+        }
+      }
+      for (const target of store.valid(kind)) {
+        const all = (changes.get(target) ?? []).sort((a, b) => a.source.id - b.source.id);
+        const shape = (some: typeof all) => some.map((c) => ({ [amount]: c.by, [from]: store.ref(c.source) }));
+        target.data[field] = { decrease: shape(all.filter((c) => c.by < 0)), increase: shape(all.filter((c) => c.by > 0)) };
+      }
+    },
+  };
+}
+
+// --- types: the damage chart -------------------------------------------------------------------
+
+const RELATIONS = [
+  ['no_damage_to', 'no_damage_from', 0],
+  ['half_damage_to', 'half_damage_from', 0.5],
+  ['double_damage_to', 'double_damage_from', 2],
+] as const;
+const WORDS: Record<number, string> = { 0: 'no damage', 0.5: 'half damage', 2: 'double damage' };
+
+type Row = Map<Entry, number>; // defender → multiplier (absent is normal damage)
+
+interface Fact {
+  factor: number;
+  entry: Entry;
+  pointer: string;
+}
+
+/**
+ * The chart as written: A `double_damage_to` B and B `double_damage_from` A are one fact. Either
+ * side may state it; stating it on both sides with different factors is a problem.
+ */
+function currentChart({ store, problems }: Context): Map<Entry, Row> {
+  const facts = new Map<string, Fact>();
+  const chart = new Map<Entry, Row>(store.valid('type').map((t) => [t, new Map()]));
+  for (const type of store.valid('type')) {
+    const written = type.data.damage_relations ?? {};
+    for (const [to, from, factor] of RELATIONS) {
+      for (const [field, attacking] of [
+        [to, true],
+        [from, false],
+      ] as const) {
+        (written[field] ?? []).forEach((ref: unknown, i: number) => {
+          const other = store.target(ref);
+          if (!other || !chart.has(other)) return;
+          const [attacker, defender] = attacking ? [type, other] : [other, type];
+          const key = `${attacker.id}>${defender.id}`;
+          const pointer = pointerOf(['damage_relations', field, i]);
+          const seen = facts.get(key);
+          if (seen && seen.factor !== factor) {
+            problems.add({
+              ...at(type.file, pointer),
+              kind: 'type',
+              record: type.name,
+              pointer,
+              message: `${attacker.name} → ${defender.name} is stated here as ${WORDS[factor]}, but ${seen.entry.file.rel} (${seen.pointer}) states ${WORDS[seen.factor]}`,
+              hint: 'state each pair once, on either type; the other side is derived',
+            });
+            return;
+          }
+          facts.set(key, { factor, entry: type, pointer });
+          chart.get(attacker)!.set(defender, factor);
+        });
+      }
+    }
+  }
+  return chart;
+}
+
+function relationsOf(type: Entry, rowOf: (attacker: Entry) => Row, types: Entry[], store: Store): Data {
+  const out: Data = {};
+  const own = rowOf(type);
+  for (const [to, from, factor] of RELATIONS) {
+    out[to] = types.filter((d) => own.get(d) === factor).map((d) => store.ref(d));
+    out[from] = types.filter((a) => rowOf(a).get(type) === factor).map((a) => store.ref(a));
+  }
+  return out;
+}
+
+const sameRelations = (a: Data, b: Data) => JSON.stringify(a) === JSON.stringify(b);
+
+function damageRelations(ctx: Context): void {
+  const { store } = ctx;
+  const types = store.valid('type');
+  const chart = currentChart(ctx);
+  const current = (t: Entry) => chart.get(t)!;
+
+  // Past entries: a type's attacking row as it was up to and including a generation.
+  const past = new Map<Entry, Array<{ generation: Entry; row: Row }>>();
+  const generations = new Set<Entry>();
+  for (const type of types) {
+    const list: Array<{ generation: Entry; row: Row }> = [];
+    for (const item of type.data.past_damage_relations ?? []) {
+      const generation = store.target(item.generation);
+      if (!generation) continue;
+      const row: Row = new Map();
+      for (const [to, , factor] of RELATIONS) {
+        for (const ref of item.damage_relations?.[to] ?? []) {
+          const d = store.target(ref);
+          if (d) row.set(d, factor);
+        }
+      }
+      list.push({ generation, row });
+      generations.add(generation);
+    }
+    past.set(
+      type,
+      list.sort((a, b) => a.generation.id - b.generation.id),
+    );
+  }
+  const rowAt = (generation: Entry) => (attacker: Entry) =>
+    past.get(attacker)!.find((p) => p.generation.id >= generation.id)?.row ?? current(attacker);
+
+  const eras = [...generations].sort((a, b) => b.id - a.id); // latest first
+  for (const type of types) {
+    const now = relationsOf(type, current, types, store);
+    const entries: Data[] = [];
+    let later = now;
+    for (const generation of eras) {
+      const then = relationsOf(type, rowAt(generation), types, store);
+      if (!sameRelations(then, later)) entries.push({ generation: store.ref(generation), damage_relations: then });
+      later = then;
+    }
+    type.data.damage_relations = now;
+    type.data.past_damage_relations = entries.reverse();
+  }
+}
+
+const chartReads = { type: ['damage_relations', 'past_damage_relations'] };
+
+// --- the derivations, by kind and field --------------------------------------------------------
+
+export const derivations: Record<string, Derivation> = {
+  'type.damage_relations': { reads: chartReads, run: damageRelations },
+  'type.past_damage_relations': { reads: chartReads }, // computed with damage_relations: one chart, one pass
+  'type.creature': {
+    reads: { creature: ['types'] },
+    run: ({ store }) => {
+      const slots = new Map<Entry, Array<{ slot: number; creature: Entry }>>();
+      for (const creature of store.valid('creature')) {
+        for (const t of creature.data.types ?? []) {
+          const type = store.target(t.type);
+          if (!type) continue;
+          push(slots, type, { slot: t.slot, creature });
+        }
+      }
+      for (const type of store.valid('type')) {
+        type.data.creature = (slots.get(type) ?? [])
+          .sort((a, b) => a.creature.id - b.creature.id)
+          .map(({ slot, creature }) => ({ slot, creature: store.ref(creature) }));
+      }
+    },
+  },
+  'type.moves': simpleInverse('type', 'moves', 'move', 'type'),
+  'type.sprites': {
+    reads: { type: ['generation'], 'version-group': ['generation'] },
+    run: ({ store }) => {
+      for (const type of store.valid('type')) {
+        const sprites: Data = {};
+        for (const icon of typeIcons(store, type)) {
+          (sprites[icon.generation.name] ??= {})[icon.versionGroup.name] = { name_icon: store.urls.file(icon.path) };
+        }
+        type.data.sprites = sprites;
+      }
+    },
+  },
+  'creature-form.types': {
+    reads: { 'creature-form': ['creature', 'types'], creature: ['types'] },
+    run: ({ store }) => {
+      for (const form of store.valid('creature-form')) {
+        if (form.data.types !== undefined) continue;
+        const creature = store.target(form.data.creature);
+        form.data.types = structuredClone(creature?.data.types ?? []);
+      }
+    },
+  },
+  'creature-form.sprites': {
+    reads: { 'creature-form': ['creature'], creature: ['species'], 'creature-species': ['gender_rate', 'has_gender_differences'] },
+    run: ({ store }) => {
+      for (const form of store.valid('creature-form')) {
+        form.data.sprites = Object.fromEntries(formSprites(store, form).map((s) => [s.key, s.path && store.urls.file(s.path)]));
+      }
+    },
+  },
+  'location-area.max_chance': {
+    reads: {},
+    own: (area, { problems }) => {
+      (area.data.creature_encounters ?? []).forEach((enc: Data, i: number) => {
+        const best = new Map<string, number>();
+        for (const vd of enc.version_details ?? []) {
+          const chance = vd.encounter_details?.chance ?? 0;
+          best.set(vd.version?.url, Math.max(best.get(vd.version?.url) ?? 0, chance));
+        }
+        (enc.version_details ?? []).forEach((vd: Data, j: number) => {
+          vd.max_chance = best.get(vd.version?.url) ?? 0;
+          const d = vd.encounter_details;
+          if (d && d.min_level > d.max_level) {
+            const pointer = pointerOf(['creature_encounters', i, 'version_details', j, 'encounter_details', 'min_level']);
+            problems.add({
+              ...at(area.file, pointer),
+              kind: 'location-area',
+              record: area.name,
+              pointer,
+              message: `min_level ${d.min_level} is above max_level ${d.max_level}`,
+            });
+          }
+        });
+      });
+    },
+  },
+  'athlon-stat.affecting_natures': changesOf(
+    'athlon-stat',
+    'affecting_natures',
+    'nature',
+    'athlon_stat_changes',
+    'athlon_stat',
+    'max_change',
+  ),
+  'gender.creature_species_details': {
+    reads: { 'creature-species': ['gender_rate'] },
+    run: ({ store }) => {
+      // gender_rate is the chance of being female in eighths; -1 means genderless.
+      const holds: Record<string, (rate: number) => boolean> = {
+        female: (r) => r >= 1,
+        male: (r) => r >= 0 && r <= 7,
+        genderless: (r) => r === -1,
+      };
+      for (const gender of store.valid('gender')) {
+        const test = holds[gender.name] ?? (() => false);
+        gender.data.creature_species_details = store
+          .valid('creature-species')
+          .filter((s) => typeof s.data.gender_rate === 'number' && test(s.data.gender_rate))
+          .map((s) => ({ rate: s.data.gender_rate, creature_species: store.ref(s) }));
+      }
+    },
+  },
+  'gender.required_for_evolution': simpleInverse('gender', 'required_for_evolution', 'creature-species', 'gender_required_to_evolve'),
+  'stat.affecting_moves': changesOf('stat', 'affecting_moves', 'move', 'stat_changes', 'stat', 'change'),
+  'stat.affecting_natures': {
+    reads: { nature: ['increased_stat', 'decreased_stat'] },
+    run: ({ store }) => {
+      // A nature that raises and lowers the same stat changes nothing, so it affects no stat.
+      const neutral = (d: Data) => d.increased_stat?.url === d.decreased_stat?.url;
+      const up = inverse(store, 'nature', (d) => (neutral(d) ? [] : [d.increased_stat]));
+      const down = inverse(store, 'nature', (d) => (neutral(d) ? [] : [d.decreased_stat]));
+      for (const stat of store.valid('stat')) {
+        stat.data.affecting_natures = {
+          increase: (up.get(stat) ?? []).map((e) => store.ref(e)),
+          decrease: (down.get(stat) ?? []).map((e) => store.ref(e)),
+        };
+      }
+    },
+  },
+  'stat.affecting_items': simpleInverse('stat', 'affecting_items', 'item', 'affected_stats'),
+  'stat.characteristics': {
+    reads: { characteristic: ['highest_stat'] },
+    run: ({ store }) => {
+      const map = inverse(store, 'characteristic', (d) => [d.highest_stat]);
+      for (const stat of store.valid('stat')) {
+        stat.data.characteristics = (map.get(stat) ?? []).map((c) => ({ url: store.urls.record('characteristic', c.id) }));
+      }
+    },
+  },
+  'generation.version_groups': simpleInverse('generation', 'version_groups', 'version-group', 'generation'),
+  'version-group.versions': simpleInverse('version-group', 'versions', 'version', 'version_group'),
+  'move-damage-class.moves': simpleInverse('move-damage-class', 'moves', 'move', 'damage_class'),
+  'creature.forms': simpleInverse('creature', 'forms', 'creature-form', 'creature'),
+  'creature-species.varieties': simpleInverse('creature-species', 'varieties', 'creature', 'species'),
+  'location.areas': simpleInverse('location', 'areas', 'location-area', 'location'),
+};
+
+const kindOf = (key: string) => key.slice(0, key.indexOf('.'));
+
+/**
+ * Runs the derivations: all of them, or, given `kinds`, those across records that fill in fields of
+ * those kinds (each reads the facts of every record, so it can run alone).
+ */
+export function derive(store: Store, problems: Problems, kinds?: ReadonlySet<string>): void {
+  const ctx = { store, problems };
+  for (const [key, derivation] of Object.entries(derivations)) {
+    if (!kinds || kinds.has(kindOf(key))) derivation.run?.(ctx);
+    if (derivation.own) for (const entry of store.valid(kindOf(key))) if (!entry.partial) derivation.own(entry, ctx);
+  }
+}
+
+/**
+ * The kinds whose records may come out differently when only the records of `changed` kinds were
+ * read again or removed: those kinds, and every kind a derivation reading one of them fills in.
+ * The derived fields of every other kind are as the last build left them.
+ */
+export function affectedKinds(changed: ReadonlySet<string>): Set<string> {
+  const out = new Set(changed);
+  for (const [key, d] of Object.entries(derivations)) if (!d.own && Object.keys(d.reads).some((k) => changed.has(k))) out.add(kindOf(key));
+  return out;
+}
+
+/** The derivations computed from `entry` alone, for a record read in full after the others were derived. */
+export function deriveOwn(entry: Entry, problems: Problems, store: Store): void {
+  const own = ownDerivations.get(entry.kind);
+  if (own) for (const run of own) run(entry, { store, problems });
+}
+
+/** Each kind's derivations from a record alone, in the order `derivations` lists them. */
+const ownDerivations = new Map<string, Array<NonNullable<Derivation['own']>>>();
+for (const [key, derivation] of Object.entries(derivations)) {
+  if (!derivation.own) continue;
+  const kind = kindOf(key);
+  if (!ownDerivations.has(kind)) ownDerivations.set(kind, []);
+  ownDerivations.get(kind)!.push(derivation.own);
+}
+
+/** The fields of `kind` that some derivation reads: what a record's facts hold. */
+export function factFields(kind: string): string[] {
+  return [...new Set(Object.values(derivations).flatMap((d) => d.reads[kind] ?? []))].sort();
+}
+
+/** The fields of `kind` derived across records (not from the record alone). */
+export function crossDerived(kind: string): string[] {
+  return Object.entries(derivations)
+    .filter(([key, d]) => kindOf(key) === kind && !d.own)
+    .map(([key]) => key.slice(kind.length + 1));
+}

@@ -1,0 +1,142 @@
+// Stage 1, discover: the source files of the data folder, `<kind>/<name>.yaml` (or .yml, .json),
+// each with its size and modification time, in the order of their paths. Entries an author may have
+// meant as records but that are not read become problems here.
+import fg from 'fast-glob';
+import fs from 'node:fs';
+import path from 'node:path';
+import { UsageError } from '../config.ts';
+import { relativeTo } from '../paths.ts';
+import { fileStart, type Problem, type Problems } from '../report/problems.ts';
+import type { Remembered } from '../incremental/memory.ts';
+
+export const SOURCE_EXTENSIONS = ['yaml', 'yml', 'json'];
+const SOURCE_NAME = new RegExp(`^[^.].*\\.(${SOURCE_EXTENSIONS.join('|')})$`);
+
+/** Past this a file is refused rather than parsed: no record needs it. */
+export const MAX_FILE_BYTES = 4 * 1024 * 1024;
+
+/** A source file, and what the build has learnt of it so far. */
+export interface SourceFile {
+  /** Path relative to the data folder's parent, with '/' (`data/type/fire.yaml`). */
+  rel: string;
+  abs: string;
+  /** The folder name: the record kind the file claims to hold. */
+  kind: string;
+  /** The file name without its extension: the name of the record it should hold. */
+  stem: string;
+  size: number;
+  mtimeMs: number;
+  /** Why the file is not read at all (it is too large); its problem is reported already. */
+  refused?: string;
+  /** Hash of the text, once read or remembered: what tells a changed file from an unchanged one. */
+  hash?: string;
+  /** The text, while the build holds it. */
+  text?: string;
+  /**
+   * Parsed ahead of checking (a rebuild looks at a changed file's id first): the value, held until
+   * the file is checked; undefined when the file could not be read as a record.
+   */
+  parsed?: { value: unknown };
+  /** What the last build remembered of this unchanged file, when the record is not read in full. */
+  known?: Remembered;
+}
+
+/** What a build remembers of a source file to know, without reading it, that it has not changed. */
+export type SourceStamp = [size: number, mtimeMs: number, hash: string];
+
+export const stampOf = (file: SourceFile): SourceStamp => [file.size, file.mtimeMs, file.hash ?? ''];
+
+/** A listed entry of the data folder: `<kind>/<file>` or a top-level name. */
+interface Listed {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  isFile: boolean;
+}
+
+/**
+ * Every entry one or two levels into the data folder, hidden ones passed over, in path order
+ * (`type-x/…` before `type/…`, as the characters compare).
+ */
+function list(dataDir: string): Listed[] {
+  const entries = fg.sync(['*', '*/*'], { cwd: dataDir, onlyFiles: false, dot: false, stats: true, deep: 2 });
+  return entries
+    .map((e) => ({ path: e.path, size: e.stats!.size, mtimeMs: e.stats!.mtimeMs, isFile: e.stats!.isFile() }))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * The source files (`sources`, in path order) and `others`: entries that are not read although an
+ * author may have meant them to be. In a kind's folder, anything but a source file; in the data
+ * folder itself, a source file.
+ */
+export function listSources(dataDir: string): { sources: Listed[]; others: string[] } {
+  const sources: Listed[] = [];
+  const others: string[] = [];
+  for (const entry of list(dataDir)) {
+    const nested = entry.path.includes('/');
+    const isSource = SOURCE_NAME.test(path.posix.basename(entry.path));
+    if (nested && isSource && entry.isFile) sources.push(entry);
+    else if (nested || (isSource && entry.isFile)) others.push(entry.path);
+  }
+  return { sources, others };
+}
+
+/**
+ * Every source file of the data folder. A file whose size and modification time match `known` (the
+ * stamps the live tree was built from) takes its remembered hash; others are hashed when read.
+ */
+export function discover(dataDir: string, problems: Problems, known: ReadonlyMap<string, SourceStamp> = new Map()): SourceFile[] {
+  // A mistyped folder is not an empty world: building it would replace every record with none.
+  if (!fs.statSync(dataDir, { throwIfNoEntry: false })?.isDirectory())
+    throw new UsageError(`the data folder ${dataDir} does not exist (or is not a folder)`);
+  const prefix = relativeTo(path.dirname(dataDir), dataDir);
+  const root = path.join(dataDir, '/');
+  const { sources, others } = listSources(dataDir);
+  for (const name of others) problems.add(notRead(name, prefix));
+  if (sources.length === 0 && others.length === 0) {
+    problems.add({
+      ...fileStart(prefix || '.'),
+      message: 'the data folder holds no records',
+      hint: `each record is a file of its own: ${prefix || '.'}/<kind>/<name>.yaml`,
+    });
+  }
+  return sources.map(({ path: name, size, mtimeMs }) => {
+    const slash = name.indexOf('/');
+    const file: SourceFile = {
+      rel: prefix ? `${prefix}/${name}` : name,
+      abs: root + name,
+      kind: name.slice(0, slash),
+      stem: name.slice(slash + 1, name.lastIndexOf('.')),
+      size,
+      mtimeMs,
+    };
+    const stamp = known.get(file.rel);
+    if (size > MAX_FILE_BYTES) refuse(file, problems);
+    else if (stamp && stamp[0] === size && stamp[1] === mtimeMs) file.hash = stamp[2];
+    return file;
+  });
+}
+
+function refuse(file: SourceFile, problems: Problems): void {
+  file.refused = `the file is ${file.size} bytes, over the limit of ${MAX_FILE_BYTES}`;
+  problems.add({ ...fileStart(file.rel), message: file.refused, hint: 'a record is a few kilobytes; split what this file holds' });
+}
+
+/** A problem for an entry of the data folder that is not read, though it may have been meant to be. */
+function notRead(name: string, prefix: string): Problem {
+  const start = fileStart(prefix ? `${prefix}/${name}` : name);
+  const slash = name.indexOf('/');
+  if (slash < 0) {
+    const hint = `move it into its kind's folder, e.g. ${prefix ? `${prefix}/` : ''}type/${name}`;
+    return { ...start, message: "the file is not read: a record's file goes in the folder of its kind", hint };
+  }
+  const base = name.slice(slash + 1);
+  const stem = base.includes('.') ? base.slice(0, base.indexOf('.')) : base;
+  const extensions = SOURCE_EXTENSIONS.map((e) => `.${e}`).join(', ');
+  return {
+    ...start,
+    message: `"${base}" is not read: a kind's folder holds only record files ending in ${extensions}`,
+    hint: `if it is a record, name it ${stem}.yaml; if not, move it out of the data folder`,
+  };
+}

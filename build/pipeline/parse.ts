@@ -1,0 +1,160 @@
+// Stage 2, parse: a source file's text to a value. js-yaml reads ordinary YAML; a document with
+// anchors (and so aliases) goes to `yaml`, which caps alias expansion, and so does one js-yaml
+// refuses, so that every YAML error is placed and worded by one library. JSON files are read as JSON.
+import { hash } from 'node:crypto';
+import fs from 'node:fs';
+import jsyaml from 'js-yaml';
+import { locate, positionAt, yaml } from '../report/locate.ts';
+import { fileStart, type Problems } from '../report/problems.ts';
+import type { SourceFile } from './discover.ts';
+
+/** Records nest a handful of levels; a document nested deeper than this is refused. */
+export const MAX_DEPTH = 32;
+
+/** At most this many aliases are expanded in one document: a few are useful, thousands an attack. */
+const MAX_ALIASES = 100;
+
+/** Anchors (and with them aliases) mark a document for the careful parser, which caps expansion. */
+const ANCHOR = /(?:^|[\s[{,:-])&[^\s[\]{},]/m;
+const hasAnchor = (text: string) => text.includes('&') && ANCHOR.test(text);
+
+/** What the build compares to know a source has not changed. */
+export const hashText = (text: string) => hash('sha1', text, 'base64url');
+
+/** A text without the byte-order mark some editors put first. */
+export const withoutMark = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+
+/** A source file's text, without a byte-order mark. */
+export const readText = (abs: string) => withoutMark(fs.readFileSync(abs, 'utf8'));
+
+/** The text of a source file: the one held, or read again (for a problem's line number, say). */
+export function sourceText(file: SourceFile): string {
+  if (file.text !== undefined || file.refused) return file.text ?? '';
+  try {
+    return readText(file.abs);
+  } catch {
+    return '';
+  }
+}
+
+/** Reads and hashes, now, each file not yet read or remembered, and keeps its text for parsing. */
+export function readUnhashed(files: SourceFile[]): void {
+  for (const file of files) {
+    if (file.hash !== undefined || file.refused) continue;
+    try {
+      file.text = readText(file.abs);
+      file.hash = hashText(file.text);
+    } catch {} // reported when the file is parsed
+  }
+}
+
+/** Parses the file; its text is let go. The value is undefined when it cannot be read. */
+export function parseSource(file: SourceFile, problems: Problems): unknown {
+  let value: unknown;
+  if (!file.refused) {
+    try {
+      const text = file.text ?? readText(file.abs);
+      file.hash ??= hashText(text);
+      value = parseText(text, file.rel, problems);
+    } catch (err) {
+      // A parser that gives up in its own way (a stack too deep, say) still gives a plain problem.
+      problems.add({ ...fileStart(file.rel), message: `the file could not be read: ${(err as Error).message}` });
+    }
+  }
+  if (value !== null && typeof value === 'object' && !nestsWithin(value, MAX_DEPTH)) {
+    problems.add({
+      ...fileStart(file.rel),
+      message: `the document nests more than ${MAX_DEPTH} levels deep`,
+      hint: 'a record nests a few levels; this looks like a mistake or an attack',
+    });
+    value = undefined;
+  }
+  file.text = undefined;
+  return value;
+}
+
+/**
+ * Whether an object or array nests no deeper than `limit` levels (itself the first): the recursion
+ * goes no deeper than `limit` + 1, whatever the document.
+ */
+function nestsWithin(value: object, limit: number, at = 1): boolean {
+  if (at > limit) return false;
+  for (const item of Array.isArray(value) ? value : Object.values(value)) {
+    if (item !== null && typeof item === 'object' && !nestsWithin(item as object, limit, at + 1)) return false;
+  }
+  return true;
+}
+
+/** The value of a source text, or undefined with its problems. */
+export function parseText(text: string, rel: string, problems: Problems): unknown {
+  if (text.trim() === '') {
+    problems.add({ ...fileStart(rel), message: 'the file is empty; it should hold one record' });
+    return undefined;
+  }
+  if (rel.endsWith('.json')) return parseJson(text, rel, problems);
+  if (!hasAnchor(text)) {
+    try {
+      return jsyaml.load(text, { schema: jsyaml.CORE_SCHEMA, filename: rel });
+    } catch {} // placed and worded by `yaml` below
+  }
+  return parseCarefully(text, rel, problems);
+}
+
+function parseCarefully(text: string, rel: string, problems: Problems): unknown {
+  const doc = yaml().parseDocument(text, { prettyErrors: false });
+  for (const e of doc.errors) {
+    problems.add({ file: rel, ...positionAt(text, e.pos[0]), pointer: '', message: `invalid YAML: ${e.message.split('\n')[0]}` });
+  }
+  if (doc.errors.length > 0) return undefined;
+  try {
+    return doc.toJS({ maxAliasCount: MAX_ALIASES });
+  } catch (err) {
+    problems.add({ ...fileStart(rel), message: `invalid YAML: ${(err as Error).message}` });
+    return undefined;
+  }
+}
+
+function parseJson(text: string, rel: string, problems: Problems): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    const pos = positionAt(text, jsonErrorOffset(text));
+    problems.add({ file: rel, ...pos, pointer: '', message: `invalid JSON: ${jsonMessage((err as Error).message)}` });
+    return undefined;
+  }
+}
+
+/** The parser's words without the echo of the text or the offset (the problem has its place). */
+const jsonMessage = (message: string) =>
+  message.replace(/, (\.\.\.)?".*" is not valid JSON$/s, '').replace(/ in JSON at position \d+.*$/s, '');
+
+/**
+ * Where a JSON text first goes wrong. The parser's messages do not always say, so the shortest
+ * prefix that is already wrong (not merely unfinished) is found by bisection.
+ */
+function jsonErrorOffset(text: string): number {
+  const wrong = (prefix: string) => {
+    try {
+      JSON.parse(prefix);
+      return false;
+    } catch (err) {
+      const message = (err as Error).message;
+      if (/Unexpected end of JSON input/.test(message)) return false;
+      const at = /at position (\d+)/.exec(message);
+      return !at || Number(at[1]) < prefix.length;
+    }
+  };
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (wrong(text.slice(0, mid + 1))) hi = mid;
+    else lo = mid + 1;
+  }
+  return Math.min(lo, Math.max(0, text.length - 1));
+}
+
+/** Where a JSON pointer of the file's record is written (its line and column), for a problem. */
+export function at(file: SourceFile, pointer: string, key = false) {
+  return { file: file.rel, ...locate(sourceText(file), pointer, key) };
+}

@@ -1,0 +1,198 @@
+// Stage 6, render: check every record against its response schema and shape it into its published bytes.
+// output/trees.ts puts the files in place.
+import type { Files } from '../incremental/manifest.ts';
+import { hashBody, type OutputFile } from '../output/plan.ts';
+import fs from 'node:fs';
+import { descriptionFiles } from '../schemas/openapi.ts';
+import { apiPaths, hostRuleFiles, NOT_FOUND_BODY } from '../paths.ts';
+import { BuildFailed, type Problems } from '../report/problems.ts';
+import type { SchemaSet } from '../schemas/schemas.ts';
+import { formSprites, renderFormSprite, renderTypeIcon, typeIcons } from '../site/sprites.ts';
+import { unpark, type Context } from '../incremental/facts.ts';
+import type { Order } from './order.ts';
+import type { Entry, Store } from './store.ts';
+import type { Validators } from '../schemas/validators.ts';
+import { at } from './parse.ts';
+import { serialise } from './serialise.ts';
+
+export interface EmitOptions {
+  pretty?: boolean;
+  /** Hashes of files already published (and so already checked); only other records are checked. */
+  published?: Files;
+  /** Kinds whose list is the live tree's, unchanged (where `published` holds it). */
+  keptLists?: ReadonlySet<string>;
+  /** Files published as they are, such as the explorer page, by output-relative path. */
+  extra?: Map<string, string | Buffer>;
+  /** Called now and then with how many records are done, of all. */
+  onRecord?: (done: number, total: number) => void;
+  /** The kinds read late, and how (order.ts); without it every kind is published in schema order. */
+  late?: LateKinds;
+}
+
+/** How the records of late kinds (order.ts) are had. */
+export interface LateKinds {
+  order: Order;
+  /** A late kind's records, in the order they are published, each read as it is asked for. */
+  records(kind: string): Iterable<Entry>;
+  /** How many of them are still to be read. */
+  waiting: number;
+  /** Called once every late kind is published, before the kinds derived from them. */
+  done(): void;
+}
+
+/** A file of the live tree that stays as it is: trees.ts takes its hash from the live manifest. */
+const carried = (rel: string, sameAs?: string): OutputFile => ({ rel, carried: true, sameAs });
+
+/**
+ * Every file of the output, in a fixed order, made as it is asked for. Each record is read whole
+ * again as it is published (facts.ts); one carried over gives its files without bytes: they are
+ * the live tree's. A record whose bytes are new is checked against its response schema first, and
+ * its references resolved: a problem there ends the run with BuildFailed before anything is swapped in.
+ */
+export function* outputFiles(
+  store: Store,
+  schemas: SchemaSet,
+  validators: Validators,
+  problems: Problems,
+  options: EmitOptions = {},
+): Generator<OutputFile> {
+  // Once there is a problem, nothing more is published; the records are still read, for the rest.
+  // One loop takes every part's files: V8 optimises it while the first part runs, and a loop of its
+  // own for each part was optimised again each time it reached a part that had not run yet.
+  for (const part of parts(store, schemas, validators, problems, options)) {
+    for (const file of part) if (problems.count === 0) yield file;
+  }
+  if (problems.count > 0) throw new BuildFailed(problems.list);
+}
+
+/** What publishing needs, passed on to each part of it: what unparking needs, and how to write. */
+interface Publishing extends Context {
+  pretty: boolean;
+  published: Files;
+}
+
+/** The parts of the output in their order, each a generator of its files, made as it is reached. */
+function* parts(
+  store: Store,
+  schemas: SchemaSet,
+  validators: Validators,
+  problems: Problems,
+  options: EmitOptions,
+): Generator<Generator<OutputFile>> {
+  const { pretty = false, published = new Map<string, string>(), keptLists, extra = new Map(), onRecord, late } = options;
+  const ctx: Publishing = { store, schemas, validators, problems, pretty, published };
+  const kinds = [...schemas.kinds.keys()];
+  const index = Object.fromEntries(kinds.map((kind) => [kind, store.urls.list(kind)]));
+  const total = kinds.reduce((n, kind) => n + store.valid(kind).length, late?.waiting ?? 0);
+  const progress = { done: 0, total, onRecord };
+  const order = late?.order ?? { early: kinds, late: [], after: [] };
+  for (const kind of order.early) {
+    yield recordFiles(kind, store.valid(kind), ctx, progress);
+    yield listFile(kind, ctx, keptLists);
+  }
+  yield siteFiles(index, ctx, extra);
+  yield spriteFiles(ctx);
+  for (const kind of order.late) {
+    yield recordFiles(kind, late!.records(kind), ctx, progress);
+    yield listFile(kind, ctx, keptLists);
+  }
+  late?.done();
+  for (const kind of order.after) {
+    yield recordFiles(kind, store.valid(kind), ctx, progress);
+    yield listFile(kind, ctx, keptLists);
+  }
+  onRecord?.(total, total);
+}
+
+/** Records of a kind: each one's bytes at its id path, and at its name path where it has one. */
+function* recordFiles(
+  kind: string,
+  entries: Iterable<Entry>,
+  ctx: Publishing,
+  progress: { done: number; total: number; onRecord?: EmitOptions['onRecord'] },
+): Generator<OutputFile> {
+  const { problems, pretty, published } = ctx;
+  const byName = ctx.schemas.kinds.get(kind)!.byName;
+  const validate = ctx.validators.response.get(kind)!;
+  for (const entry of entries) {
+    if (progress.onRecord && ++progress.done % 250 === 0) progress.onRecord(progress.done, progress.total);
+    if (entry.carry) {
+      // Unchanged, and so are its derived fields: its published files stay as they are.
+      const [idPath, namePath] = entry.carry;
+      yield carried(idPath!);
+      if (namePath) yield carried(namePath, idPath);
+      continue;
+    }
+    const idPath = apiPaths.record(kind, entry.id);
+    const before = problems.count;
+    const data = entry.partial ? unpark(entry, ctx) : entry.data;
+    if (!data || problems.count > before) continue; // its own problems say what is wrong with it
+    const body = serialise(data, pretty);
+    const hash = hashBody(body);
+    if (published.get(idPath) !== hash && !validate(data)) {
+      for (const err of validate.errors ?? []) {
+        const pointer = err.instancePath;
+        problems.add({
+          ...at(entry.file, pointer),
+          kind,
+          record: entry.name,
+          pointer,
+          message: `the published record would break its schema: ${err.message}`,
+        });
+      }
+      continue;
+    }
+    yield { rel: idPath, body, hash };
+    if (byName) yield { rel: apiPaths.record(kind, entry.name), body, hash, sameAs: idPath };
+  }
+}
+
+/** A kind's list of all its records, made once its records are published. */
+function* listFile(
+  kind: string,
+  { store, pretty, published }: Publishing,
+  keptLists: ReadonlySet<string> | undefined,
+): Generator<OutputFile> {
+  const listPath = apiPaths.list(kind);
+  if (keptLists?.has(kind) && published.has(listPath)) return yield carried(listPath);
+  const entries = store.valid(kind);
+  const list = { count: entries.length, next: null, previous: null, results: entries.map((e) => store.ref(e)) };
+  yield { rel: listPath, body: serialise(list, pretty) };
+}
+
+/** The API's index, the 404 bodies, the hosts' rule files, the API description and the extra files. */
+function* siteFiles(
+  index: Record<string, string>,
+  { store, schemas, pretty }: Publishing,
+  extra: Map<string, string | Buffer>,
+): Generator<OutputFile> {
+  yield { rel: apiPaths.index, body: serialise(index, pretty) };
+  const notFound = serialise(NOT_FOUND_BODY, pretty);
+  yield { rel: apiPaths.notFound, body: notFound };
+  // The static hosts' rules, and the name their 404 page goes by (hosts/README.md).
+  yield { rel: apiPaths.notFoundPage, body: notFound };
+  for (const [rel, file] of hostRuleFiles) yield { rel, body: fs.readFileSync(file, 'utf8') };
+  for (const [rel, body] of descriptionFiles(schemas, store.baseUrl)) yield { rel, body };
+  for (const [rel, body] of [...extra].sort(([a], [b]) => (a < b ? -1 : 1))) yield { rel, body };
+}
+
+/** The types' icons and the forms' sprites. */
+function* spriteFiles({ store }: Publishing): Generator<OutputFile> {
+  for (const type of store.valid('type')) {
+    for (const icon of typeIcons(store, type))
+      yield type.carry ? carried(icon.path) : { rel: icon.path, body: renderTypeIcon(type, icon.versionGroup) };
+  }
+  for (const form of store.valid('creature-form')) {
+    if (form.carry) {
+      for (const sprite of formSprites(store, form)) if (sprite.path) yield carried(sprite.path);
+      continue;
+    }
+    const typeNames = (form.data.types ?? [])
+      .slice()
+      .sort((a: { slot: number }, b: { slot: number }) => a.slot - b.slot)
+      .map((t: { type: { name: string } }) => t.type.name);
+    for (const sprite of formSprites(store, form)) {
+      if (sprite.path) yield { rel: sprite.path, body: renderFormSprite(form, typeNames, sprite.variant) };
+    }
+  }
+}

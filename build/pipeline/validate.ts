@@ -1,0 +1,206 @@
+// Stage 3, validate: each source record checked against its kind's source schema, then indexed
+// by id and name. `checkFile` is the one way a file becomes a checked record, on the build's thread
+// or on a checking thread (pool.ts).
+import type { ErrorObject } from 'ajv/dist/2020.js';
+import { at, parseSource, readUnhashed } from './parse.ts';
+import type { SourceFile } from './discover.ts';
+import { apiPaths } from '../paths.ts';
+import { nearest, show } from '../report/hints.ts';
+import { fileStart, type Problems } from '../report/problems.ts';
+import { SLUG, type SchemaSet } from '../schemas/schemas.ts';
+import type { Validators } from '../schemas/validators.ts';
+import { Store, type Entry } from './store.ts';
+import type { Remembered } from '../incremental/memory.ts';
+
+/** A record's name: what its name path and its file are called. */
+export const slug = new RegExp(SLUG);
+
+/**
+ * The folders of records by name, known from their files alone (a record is named after its file,
+ * `checkFile`): made before the records are read. A file that holds no such record fails the build.
+ */
+export function nameDirs(files: Iterable<SourceFile>, schemas: SchemaSet): string[] {
+  const dirs: string[] = [];
+  for (const file of files) {
+    if (schemas.kinds.get(file.kind)?.byName && slug.test(file.stem)) dirs.push(apiPaths.recordDir(file.kind, file.stem));
+  }
+  return dirs;
+}
+
+/**
+ * Parses each file not yet parsed, checks it and indexes its record. `onRecord` is given each record
+ * read now that passed its schema, as soon as it has: the build sets the record aside there,
+ * keeping memory low. (A remembered record enters with its facts only, and is not given.) Files in
+ * `later` are left to be read and checked when they are published (order.ts).
+ */
+export function validate(
+  files: SourceFile[],
+  schemas: SchemaSet,
+  validators: Validators,
+  baseUrl: string,
+  problems: Problems,
+  onRecord?: (entry: Entry) => void,
+  later: ReadonlySet<SourceFile> = new Set(),
+): Store {
+  const store = new Store(baseUrl, schemas.kinds.keys());
+  // Every file is read before any is parsed: the build makes folders as records pass, and reading
+  // while the writer makes folders contends for the file system.
+  readUnhashed(files.filter((file) => !file.known && !later.has(file)));
+  for (const file of files) {
+    if (later.has(file)) continue;
+    const checked = file.known ? remembered(file, file.known) : checkFile(file, validators, problems);
+    const entry = validEntry(checked);
+    if (entry && !file.known) onRecord?.(entry);
+    index(store, checked, problems);
+  }
+  store.seal();
+  return store;
+}
+
+/** What checking a file gives: its record, or the keys it would have gone by, marked broken. */
+export type Checked = { entry: Entry } | { kind: string; broken: Array<string | number> } | undefined;
+
+/** The record checked, if it passed its schema. */
+export const validEntry = (checked: Checked): Entry | undefined =>
+  checked && 'entry' in checked && checked.entry.valid ? checked.entry : undefined;
+
+/** A file unchanged since the last build, and valid then: it enters with its facts alone. */
+export function remembered(file: SourceFile, known: Remembered): Checked {
+  return {
+    entry: {
+      kind: file.kind,
+      id: known.id,
+      name: file.stem,
+      file,
+      data: JSON.parse(known.facts),
+      valid: true,
+      partial: true,
+      facts: known.facts,
+    },
+  };
+}
+
+/** Parses one file (unless it was parsed already) and checks its record. */
+export function checkFile(file: SourceFile, validators: Validators, problems: Problems): Checked {
+  const check = validators.source.get(file.kind);
+  if (!check) {
+    const kindNames = [...validators.source.keys()];
+    problems.add({
+      ...fileStart(file.rel),
+      message: `"${file.kind}" is not a record kind, so this file is not read`,
+      hint: `put it in one of: ${kindNames.join(', ')} (nearest: ${nearest(file.kind, kindNames)})`,
+    });
+    return undefined;
+  }
+  const value = file.parsed ? file.parsed.value : parseSource(file, problems);
+  file.parsed = undefined;
+  if (value === undefined) return { kind: file.kind, broken: [file.stem] };
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    const what = Array.isArray(value) ? 'a list' : value === null ? 'nothing (null)' : `a single ${typeof value}`;
+    problems.add({
+      ...fileStart(file.rel),
+      kind: file.kind,
+      message: `the file holds ${what}; it should hold one record (a mapping of fields)`,
+    });
+    return { kind: file.kind, broken: [file.stem] };
+  }
+  const data = value as Record<string, unknown>;
+  const label = typeof data.name === 'string' ? data.name : typeof data.id === 'number' ? String(data.id) : file.stem;
+  const valid = check(data);
+  if (!valid) for (const err of check.errors ?? []) problems.add(describe(err, file, label));
+  const idOk = Number.isInteger(data.id) && (data.id as number) > 0;
+  const nameOk = typeof data.name === 'string' && slug.test(data.name);
+  if (!idOk || !nameOk) return { kind: file.kind, broken: idOk ? [file.stem, data.id as number] : [file.stem] };
+  const entry: Entry = { kind: file.kind, id: data.id as number, name: data.name as string, file, data, valid };
+  if (entry.name !== file.stem) {
+    problems.add({
+      ...at(file, '/name'),
+      kind: file.kind,
+      record: entry.name,
+      pointer: '/name',
+      message: `the record is named "${entry.name}" but its file is "${file.stem}"`,
+      hint: `name the file after the record (${entry.name}.yaml), so it can be found by name`,
+    });
+    entry.valid = false;
+  }
+  return { entry };
+}
+
+/** Indexes what checking a file gave. */
+export function index(store: Store, checked: Checked, problems: Problems): void {
+  if (!checked) return;
+  if ('broken' in checked) {
+    for (const key of checked.broken) store.markBroken(checked.kind, key);
+    return;
+  }
+  add(store, checked.entry, problems);
+}
+
+/**
+ * Indexes an entry; a taken id or name is a problem, reported in both files (either may be the
+ * one that is new, and a report on a pull request shows only the files it changed).
+ */
+function add(store: Store, entry: Entry, problems: Problems): void {
+  const clash = store.add(entry);
+  if (clash.id) reportClash(problems, 'id', entry, clash.id, (e) => `id ${e.id}`);
+  if (clash.name) reportClash(problems, 'name', entry, clash.name, (e) => `name "${e.name}"`);
+}
+
+function reportClash(problems: Problems, field: 'id' | 'name', entry: Entry, first: Entry, what: (e: Entry) => string): void {
+  const pointer = `/${field}`;
+  const hint = `every record of a kind needs its own ${field}`;
+  const sides = [
+    [entry, first, 'already'],
+    [first, entry, 'also'],
+  ] as const;
+  for (const [self, other, when] of sides) {
+    const message = `${what(self)} is ${when} used by ${other.file.rel}`;
+    problems.add({ ...at(self.file, pointer), kind: entry.kind, record: self.name, pointer, message, hint });
+  }
+}
+
+function describe(err: ErrorObject, file: SourceFile, label: string) {
+  const base = { kind: file.kind, record: label };
+  const path = err.instancePath;
+  const p = err.params as Record<string, any>;
+  switch (err.keyword) {
+    case 'additionalProperties': {
+      const pointer = `${path}/${escape(p.additionalProperty)}`;
+      const known = Object.keys((err.parentSchema as any)?.properties ?? {});
+      return {
+        ...at(file, pointer, true),
+        ...base,
+        pointer,
+        message: `unknown field "${p.additionalProperty}"`,
+        hint: known.length ? `did you mean "${nearest(p.additionalProperty, known)}"? fields here: ${known.join(', ')}` : undefined,
+      };
+    }
+    case 'required': {
+      const pointer = `${path}/${escape(p.missingProperty)}`;
+      return { ...at(file, path), ...base, pointer, message: `missing required field "${p.missingProperty}"` };
+    }
+    case 'type':
+      return { ...at(file, path), ...base, pointer: path, message: `expected ${[p.type].flat().join(' or ')}, got ${show(err.data)}` };
+    case 'pattern':
+      return p.pattern === SLUG
+        ? {
+            ...at(file, path),
+            ...base,
+            pointer: path,
+            message: `${show(err.data)} is not a valid name`,
+            hint: 'names are lowercase letters and digits joined by single hyphens, and not only digits (e.g. "fire", "route-12")',
+          }
+        : { ...at(file, path), ...base, pointer: path, message: `${show(err.data)} must match ${p.pattern}` };
+    case 'enum':
+      return {
+        ...at(file, path),
+        ...base,
+        pointer: path,
+        message: `${show(err.data)} is not one of: ${(p.allowedValues as unknown[]).join(', ')}`,
+      };
+    default:
+      return { ...at(file, path), ...base, pointer: path, message: `${err.message ?? 'is invalid'} (got ${show(err.data)})` };
+  }
+}
+
+const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');

@@ -1,0 +1,209 @@
+// The API describing itself: an OpenAPI 3.1 document and the JSON Schemas of every record, both
+// generated from `schemas/*.json`, published beside the records so any tool can read them.
+import fs from 'node:fs';
+import path from 'node:path';
+import { apiPaths, NOT_FOUND_BODY, projectRoot, urls } from '../paths.ts';
+import { bundleDefinitions, stripAnnotations, type KindInfo, type Schema, type SchemaSet } from './schemas.ts';
+
+const COMPONENTS = '#/components/schemas/';
+/** Shapes the document adds beside the record schemas. */
+const LIST = 'NamedRefList';
+const INDEX = 'ApiIndex';
+const NOT_FOUND = 'NotFound';
+
+/** The OpenAPI 3.1 document of every endpoint, generated from the schema set. */
+export function openapiDocument(schemas: SchemaSet, baseUrl: string): Schema {
+  const { definitions, kindDefinition } = bundleDefinitions(schemas, COMPONENTS);
+  const kinds = [...schemas.kinds.values()];
+  const extra = documentSchemas(kinds);
+  assertNamesFree(extra, definitions);
+  const paths = endpointPaths(kinds, kindDefinition);
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Creature Reference Service',
+      version: packageVersion(),
+      description:
+        'Read-only reference data about a fictional game world, one record per request, as JSON. ' +
+        'Generated from the JSON Schemas in schemas/. Every record links to others as {name, url}.',
+    },
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    servers: [{ url: baseUrl }],
+    paths,
+    components: {
+      schemas: { ...definitions, ...extra },
+      parameters: parameterComponents(),
+      responses: {
+        NotFound: jsonResponse(NOT_FOUND, 'No record has that id or name.'),
+      },
+    },
+  };
+}
+
+/** The shapes of the responses that are not records: a kind's list, the index and the 404 body. */
+function documentSchemas(kinds: KindInfo[]): Schema {
+  return {
+    [LIST]: {
+      title: LIST,
+      description: 'Every record of one kind. The whole list is one page: next and previous are always null.',
+      type: 'object',
+      required: ['count', 'next', 'previous', 'results'],
+      additionalProperties: false,
+      properties: {
+        count: { type: 'integer', minimum: 0 },
+        next: { type: ['string', 'null'], format: 'uri' },
+        previous: { type: ['string', 'null'], format: 'uri' },
+        results: { type: 'array', items: { $ref: `${COMPONENTS}NamedRef` } },
+      },
+    },
+    [INDEX]: {
+      title: INDEX,
+      description: 'The url of every list endpoint, by kind.',
+      type: 'object',
+      required: kinds.map((k) => k.kind),
+      additionalProperties: false,
+      properties: Object.fromEntries(kinds.map((k) => [k.kind, { type: 'string', format: 'uri' }])),
+    },
+    [NOT_FOUND]: {
+      title: NOT_FOUND,
+      type: 'object',
+      required: Object.keys(NOT_FOUND_BODY),
+      additionalProperties: false,
+      properties: Object.fromEntries(Object.entries(NOT_FOUND_BODY).map(([k, v]) => [k, { type: 'string', const: v }])),
+    },
+  };
+}
+
+/** The document's own shapes share one namespace with the record schemas, so a clash must stop the build. */
+function assertNamesFree(extra: Schema, definitions: Record<string, Schema>): void {
+  for (const name of Object.keys(extra)) {
+    if (name in definitions) throw new Error(`schema name ${name} is taken by a record schema`);
+  }
+}
+
+/** The index endpoint, then the list and record endpoints of each kind, in the schema set's order. */
+function endpointPaths(kinds: KindInfo[], kindDefinition: (kind: string) => string): Schema {
+  const api = urls('');
+  const paths: Schema = {
+    [api.index]: {
+      get: {
+        operationId: 'getIndex',
+        summary: 'List the kinds',
+        description: 'The url of every list endpoint. A query string is accepted and ignored.',
+        responses: { '200': jsonResponse(INDEX, 'The url of every list endpoint, by kind.') },
+      },
+    },
+  };
+  const notFound = { $ref: '#/components/responses/NotFound' };
+  for (const info of kinds) {
+    const words = info.kind.replace(/-/g, ' ');
+    const op = pascal(info.kind);
+    paths[api.list(info.kind)] = { get: listOperation(op, words) };
+    paths[`${api.list(info.kind)}{id}/`] = { get: recordOperation(info, op, words, kindDefinition(info.kind), notFound) };
+  }
+  return paths;
+}
+
+function listOperation(op: string, words: string): Schema {
+  return {
+    operationId: `list${op}`,
+    summary: `List every ${words}`,
+    description: `Every ${words} as a name and a url, in id order, in one page.`,
+    parameters: [{ $ref: '#/components/parameters/offset' }, { $ref: '#/components/parameters/limit' }],
+    responses: { '200': jsonResponse(LIST, `Every ${words}.`) },
+  };
+}
+
+function recordOperation(info: KindInfo, op: string, words: string, schemaName: string, notFound: Schema): Schema {
+  const about = info.response.description ? `${info.response.description}\n\n` : '';
+  return {
+    operationId: `get${op}`,
+    summary: `Get ${words}`,
+    description: `${about}${info.byName ? 'Reachable by its id or by its name.' : 'Reachable by its id only.'}`,
+    parameters: [{ $ref: `#/components/parameters/${info.byName ? 'idOrName' : 'id'}` }],
+    responses: {
+      '200': jsonResponse(schemaName, `The ${words}.`),
+      '404': notFound,
+    },
+  };
+}
+
+/** How a record endpoint takes its key, and the paging parameters a list accepts and ignores. */
+function parameterComponents(): Schema {
+  return {
+    idOrName: {
+      name: 'id',
+      in: 'path',
+      required: true,
+      description: 'The record id (an integer) or its name.',
+      schema: { type: 'string', pattern: '^(?:[1-9][0-9]*|[a-z0-9]+(?:-[a-z0-9]+)*)$' },
+    },
+    id: {
+      name: 'id',
+      in: 'path',
+      required: true,
+      description: 'The record id.',
+      schema: { type: 'integer', minimum: 1 },
+    },
+    offset: {
+      name: 'offset',
+      in: 'query',
+      required: false,
+      description: 'Accepted for clients that page; the whole list is always returned.',
+      schema: { type: 'integer', minimum: 0 },
+    },
+    limit: {
+      name: 'limit',
+      in: 'query',
+      required: false,
+      description: 'Accepted for clients that page; the whole list is always returned.',
+      schema: { type: 'integer', minimum: 0 },
+    },
+  };
+}
+
+/** A response whose JSON body is the component schema `schemaName`. */
+function jsonResponse(schemaName: string, description: string): Schema {
+  return {
+    description,
+    content: { 'application/json': { schema: { $ref: `${COMPONENTS}${schemaName}` } } },
+  };
+}
+
+/**
+ * The JSON Schemas published under `schema/v2/`, by output-relative path, annotations stripped.
+ * With `baseUrl`, each `$id` is the absolute url it is served from; without, it stays the bare
+ * file name, which a reader resolves against the url it fetched the file from. Either way the
+ * relative `$ref`s (`common.json#/$defs/NamedRef`) resolve to the published common.json.
+ */
+export function schemaFiles(schemas: SchemaSet, baseUrl?: string, pretty = true): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const [docId, doc] of schemas.documents) {
+    const published = stripAnnotations(doc);
+    if (baseUrl !== undefined) published.$id = urls(baseUrl).file(apiPaths.schema(docId));
+    files.set(apiPaths.schema(docId), text(published, pretty));
+  }
+  return files;
+}
+
+/** Every description file of the output — the OpenAPI document and the schemas — by output-relative path. */
+export function descriptionFiles(schemas: SchemaSet, baseUrl: string, pretty = true): Map<string, string> {
+  const files = new Map<string, string>([[apiPaths.openapi, text(openapiDocument(schemas, baseUrl), pretty)]]);
+  for (const [rel, body] of schemaFiles(schemas, baseUrl, pretty)) files.set(rel, body);
+  return files;
+}
+
+function text(value: unknown, pretty: boolean): string {
+  return JSON.stringify(value, null, pretty ? 2 : undefined) + (pretty ? '\n' : '');
+}
+
+function pascal(kind: string): string {
+  return kind.replace(/(^|-)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());
+}
+
+let version: string | undefined;
+function packageVersion(): string {
+  version ??= (JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
+  return version;
+}

@@ -1,0 +1,244 @@
+// The response schemas in `schemas/` are the one description of every record. This module reads
+// them and derives what the build needs from them: the source format an author writes, and the
+// places in a record that hold references.
+//
+// Annotations (ignored by validators and by the type generator):
+//   x-ref: KIND          this NamedRef points at a record of KIND
+//   x-ref-by: {field, kinds}  this object is a reference whose kind is named by `field`
+//   x-source: "omit"     derived by the build; an author never writes it
+//   x-source: "optional" derived (or defaulted) by the build when the author leaves it out
+//   x-source: {pick}     the author writes any of the listed fields; the build completes the rest
+//   x-lookup: ["id"]     (root) the record is published by id only; default is by id and by name
+// A list the response requires may be left out of a source record; it is then empty.
+import fs from 'node:fs';
+import path from 'node:path';
+import { schemasDir } from '../paths.ts';
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type Schema = { [key: string]: any };
+
+export const SLUG = '^(?![0-9]+$)[a-z0-9]+(?:-[a-z0-9]+)*$';
+export const INT32_MAX = 2147483647;
+
+/** A place in a record that holds references: a path where '*' stands for every item or key. */
+export type RefSite =
+  | { path: string[]; kind: string }
+  | { path: string[]; byField: string; kinds: string[] };
+
+export interface KindInfo {
+  kind: string;
+  title: string;
+  /** The response schema with every $ref inlined, annotations kept. */
+  response: Schema;
+  /** The schema an author's source record is checked against. */
+  source: Schema;
+  /** Where the record holds references, source and derived alike. */
+  refSites: RefSite[];
+  byName: boolean;
+  /** Top-level fields the build derives entirely. */
+  derived: string[];
+}
+
+export interface SchemaSet {
+  /** Raw schema documents keyed by their $id (`type.json`, `common.json`, …). */
+  documents: Map<string, Schema>;
+  kinds: Map<string, KindInfo>;
+}
+
+export function loadSchemas(dir = schemasDir): SchemaSet {
+  const documents = new Map<string, Schema>();
+  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+    const doc = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as Schema;
+    documents.set(doc.$id ?? file, doc);
+  }
+  const kinds = new Map<string, KindInfo>();
+  for (const [id, doc] of documents) {
+    if (id === 'common.json') continue;
+    const kind = id.replace(/\.json$/, '');
+    const response = inline(documents, id, doc);
+    const source = sourceSchema(response);
+    kinds.set(kind, {
+      kind,
+      title: doc.title,
+      response,
+      source,
+      refSites: refSites(response),
+      byName: !(doc['x-lookup'] && !doc['x-lookup'].includes('name')),
+      derived: Object.entries(response.properties as Schema)
+        .filter(([, s]) => s['x-source'] === 'omit')
+        .map(([k]) => k),
+    });
+  }
+  return { documents, kinds };
+}
+
+/** Replace every $ref by a copy of its target; keywords beside the $ref win over the target's. */
+function inline(documents: Map<string, Schema>, docId: string, node: any): any {
+  if (Array.isArray(node)) return node.map((n) => inline(documents, docId, n));
+  if (!node || typeof node !== 'object') return node;
+  const out: Schema = {};
+  if (typeof node.$ref === 'string') {
+    const [file, pointer = ''] = node.$ref.split('#');
+    const targetDoc = file ? file : docId;
+    const doc = documents.get(targetDoc);
+    if (!doc) throw new Error(`schema ${docId}: $ref to unknown document ${node.$ref}`);
+    let target: any = doc;
+    for (const seg of pointer.split('/').filter(Boolean)) target = target?.[seg];
+    if (target === undefined) throw new Error(`schema ${docId}: $ref ${node.$ref} points at nothing`);
+    Object.assign(out, inline(documents, targetDoc, target));
+  }
+  for (const [key, value] of Object.entries(node)) {
+    if (key === '$ref' || key === '$defs' || key === '$id' || key === '$schema') continue;
+    out[key] = inline(documents, docId, value);
+  }
+  return out;
+}
+
+const REF_SCHEMA: Schema = {
+  type: ['string', 'integer'],
+  pattern: SLUG,
+  minimum: 1,
+  maximum: INT32_MAX,
+  description: 'A reference: the target record name, or its id.',
+};
+
+/** The schema of the source format, derived from the inlined response schema. */
+function sourceSchema(response: Schema): Schema {
+  const root = toSource(response);
+  root.properties.id = { type: 'integer', minimum: 1, maximum: INT32_MAX };
+  root.properties.name = { ...root.properties.name, pattern: SLUG, minLength: 1 };
+  root.required = [...new Set(['id', 'name', ...(root.required ?? [])])];
+  return root;
+}
+
+function toSource(node: Schema): Schema {
+  if (node['x-ref']) return { ...REF_SCHEMA };
+  if (node['x-ref-by']) {
+    const { field, kinds } = node['x-ref-by'];
+    return {
+      type: 'object',
+      required: [field, 'name'],
+      additionalProperties: false,
+      properties: { [field]: { enum: kinds }, name: { ...REF_SCHEMA } },
+    };
+  }
+  if (Array.isArray(node.oneOf)) {
+    // A nullable reference collapses to one schema, so its errors read plainly.
+    const ref = node.oneOf.find((s: Schema) => s['x-ref']);
+    const allowsNull = node.oneOf.some((s: Schema) => s.type === 'null');
+    if (ref && allowsNull && node.oneOf.length === 2) {
+      return { ...REF_SCHEMA, type: ['string', 'integer', 'null'], ...('default' in node ? { default: node.default } : {}) };
+    }
+  }
+  const out: Schema = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key.startsWith('x-')) continue;
+    if (key === 'properties') {
+      const props: Schema = {};
+      const required = new Set<string>(node.required ?? []);
+      const pick: string[] | undefined = node['x-source']?.pick;
+      for (const [name, sub] of Object.entries(value as Schema)) {
+        if (pick && !pick.includes(name)) {
+          required.delete(name);
+          continue;
+        }
+        const mode = sub['x-source'];
+        if (mode === 'omit') {
+          required.delete(name);
+          continue;
+        }
+        if (mode === 'optional' || (mode && typeof mode === 'object')) required.delete(name);
+        props[name] = toSource(sub);
+        // A list may be left out of a source record: it is then empty.
+        if (!mode && sub.type === 'array' && required.delete(name)) props[name] = { ...props[name], default: [] };
+      }
+      if (pick) for (const name of pick) required.delete(name);
+      out.properties = props;
+      out.required = [...required];
+    } else if (key === 'required') {
+      continue; // rebuilt with properties
+    } else if (key === 'items' || key === 'additionalProperties') {
+      out[key] = typeof value === 'object' ? toSource(value as Schema) : value;
+    } else if ((key === 'oneOf' || key === 'anyOf') && Array.isArray(value)) {
+      out[key] = value.map((s: Schema) => toSource(s));
+    } else {
+      out[key] = value;
+    }
+  }
+  if (out.required && out.required.length === 0) delete out.required;
+  return out;
+}
+
+function refSites(response: Schema): RefSite[] {
+  const sites: RefSite[] = [];
+  const walk = (node: Schema, at: string[]) => {
+    if (!node || typeof node !== 'object') return;
+    if (node['x-ref']) {
+      sites.push({ path: at, kind: node['x-ref'] });
+      return;
+    }
+    if (node['x-ref-by']) {
+      sites.push({ path: at, byField: node['x-ref-by'].field, kinds: node['x-ref-by'].kinds });
+      return;
+    }
+    for (const [name, sub] of Object.entries((node.properties ?? {}) as Schema)) walk(sub, [...at, name]);
+    if (node.items) walk(node.items, [...at, '*']);
+    if (node.additionalProperties && typeof node.additionalProperties === 'object') walk(node.additionalProperties, [...at, '*']);
+    for (const sub of [...(node.oneOf ?? []), ...(node.anyOf ?? [])]) walk(sub, at);
+  };
+  walk(response, []);
+  return sites;
+}
+
+/** A copy of a schema without the project's x- annotations, for tools that don't know them. */
+export function stripAnnotations(node: any): any {
+  if (Array.isArray(node)) return node.map(stripAnnotations);
+  if (!node || typeof node !== 'object') return node;
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([k]) => !k.startsWith('x-'))
+      .map(([k, v]) => [k, stripAnnotations(v)]),
+  );
+}
+
+/**
+ * Every schema document as one set of named definitions, annotations stripped, with each `$ref`
+ * rewritten to point at a sibling definition through `refPrefix` (`#/$defs/` inside one JSON
+ * Schema, `#/components/schemas/` inside an OpenAPI document). A kind's root is named by its
+ * title, a definition of common.json by its own name, and a definition of a kind's document by
+ * the kind's title followed by its name.
+ */
+export function bundleDefinitions(
+  schemas: SchemaSet,
+  refPrefix = '#/$defs/',
+): { definitions: Record<string, Schema>; kindDefinition: (kind: string) => string } {
+  const { documents } = schemas;
+  const definitions: Schema = {};
+  const kindTitle = (docId: string) => {
+    const title = documents.get(docId)?.title;
+    if (typeof title !== 'string') throw new Error(`schema ${docId}: no title to name it by`);
+    return title;
+  };
+  const defName = (docId: string, name: string) => (docId === 'common.json' ? name : `${kindTitle(docId)}${name}`);
+  const rewrite = (node: any, docId: string): any => {
+    if (Array.isArray(node)) return node.map((n) => rewrite(n, docId));
+    if (!node || typeof node !== 'object') return node;
+    const out: Schema = {};
+    for (const [k, v] of Object.entries(node)) {
+      if (k === '$ref' && typeof v === 'string') {
+        const [file, pointer = ''] = v.split('#');
+        const target = file || docId;
+        const name = pointer.split('/').pop();
+        out.$ref = `${refPrefix}${name && pointer ? defName(target, name) : kindTitle(target)}`;
+      } else if (k !== '$defs' && k !== '$id' && k !== '$schema') out[k] = rewrite(v, docId);
+    }
+    return out;
+  };
+  for (const [docId, doc] of documents) {
+    for (const [name, def] of Object.entries((doc.$defs ?? {}) as Schema)) {
+      definitions[defName(docId, name)] = rewrite(stripAnnotations(def), docId);
+    }
+    if (docId !== 'common.json') definitions[kindTitle(docId)] = rewrite(stripAnnotations(doc), docId);
+  }
+  return { definitions, kindDefinition: (kind) => kindTitle(`${kind}.json`) };
+}

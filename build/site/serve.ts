@@ -1,0 +1,101 @@
+// The local server: `serve-handler` (the request handler of the `serve` package) over the output
+// folder, with the rules a static host is given in its config: JSON for API paths, with or
+// without the trailing slash, CORS, a JSON 404, no listings, nothing outside the folder.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import handler from 'serve-handler';
+import { NOT_FOUND_BODY } from '../paths.ts';
+
+const ALLOWED = 'GET, HEAD, OPTIONS';
+
+export const handlerConfig = (publicDir: string) => ({
+  public: publicDir,
+  directoryListing: false,
+  cleanUrls: false,
+  symlinks: false,
+  etag: true,
+  // Segments without a dot, so a rewritten path (…/index.json) is never rewritten again.
+  rewrites: [
+    { source: '/', destination: '/index.html' },
+    { source: '/api/v2', destination: '/api/v2/index.json' },
+    { source: '/api/v2/:kind([a-z0-9-]+)', destination: '/api/v2/:kind/index.json' },
+    { source: '/api/v2/:kind([a-z0-9-]+)/:key([a-z0-9-]+)', destination: '/api/v2/:kind/:key/index.json' },
+  ],
+  headers: [{ source: '**/*.json', headers: [{ key: 'Cache-Control', value: 'public, max-age=300' }] }],
+});
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown) {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
+
+export function createServer(publicDir: string): http.Server {
+  const config = handlerConfig(publicDir);
+  const methods = {
+    sendError: (
+      _abs: string,
+      res: http.ServerResponse,
+      _json: boolean,
+      _cur: string,
+      _h: unknown,
+      _c: unknown,
+      spec: { statusCode: number },
+    ) => {
+      if (spec.statusCode === 404 || spec.statusCode === 400) return sendJson(res, 404, NOT_FOUND_BODY);
+      return sendJson(res, spec.statusCode, { detail: 'Server error.' });
+    },
+  };
+  return http.createServer((req, res) => {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, {
+        'Access-Control-Allow-Methods': ALLOWED,
+        'Access-Control-Allow-Headers': req.headers['access-control-request-headers'] ?? '*',
+        'Access-Control-Max-Age': '86400',
+        Allow: ALLOWED,
+      });
+      return res.end();
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('Allow', ALLOWED);
+      return sendJson(res, 405, { detail: `Method "${req.method}" not allowed.` });
+    }
+    if (!safePath(req.url ?? '/')) return sendJson(res, 404, NOT_FOUND_BODY);
+    handler(req, res, config, methods as never).catch(() => {
+      if (!res.headersSent) sendJson(res, 500, { detail: 'Server error.' });
+      else res.destroy();
+    });
+  });
+}
+
+/**
+ * False for a path that tries to leave the folder or hide what it is: a `..` or `.` segment, a
+ * backslash or NUL (also percent-encoded, once or twice), bad encoding, or an overlong path.
+ * serve-handler checks containment too; this answers such paths with the plain JSON 404.
+ */
+export function safePath(url: string): boolean {
+  if (url.length > 2048) return false;
+  let pathname = url.split('?')[0]!;
+  for (let i = 0; i < 3 && pathname.includes('%'); i++) {
+    try {
+      pathname = decodeURIComponent(pathname);
+    } catch {
+      return false;
+    }
+  }
+  if (/[\\\0]/.test(pathname)) return false;
+  return !pathname.split('/').some((seg) => seg === '..' || seg === '.');
+}
+
+/** Starts the server on `port` (0 picks a free one) on `host`; resolves with its address. */
+export async function listen(server: http.Server, port: number, host = '127.0.0.1'): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const { port: actual } = server.address() as AddressInfo;
+  return `http://${host === '0.0.0.0' ? 'localhost' : host}:${actual}`;
+}

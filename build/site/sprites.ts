@@ -1,0 +1,104 @@
+// Sprites are drawn at build time from the data: a type's name icon (its name on its colour) and
+// each creature form's front and back images, with a shiny variant and, where the species looks
+// different by gender, female ones. Same data, same bytes.
+import { hash, typeColour } from './colour.ts';
+import { apiPaths } from '../paths.ts';
+import type { Entry, Store } from '../pipeline/store.ts';
+
+export interface TypeIcon {
+  generation: Entry;
+  versionGroup: Entry;
+  path: string;
+}
+
+/** One name icon per version group from the type's own generation on. */
+export function typeIcons(store: Store, type: Entry): TypeIcon[] {
+  const since = store.target(type.data.generation)?.id ?? 0;
+  const icons: TypeIcon[] = [];
+  for (const vg of store.valid('version-group')) {
+    const generation = store.target(vg.data.generation);
+    if (!generation || generation.id < since) continue;
+    icons.push({ generation, versionGroup: vg, path: apiPaths.typeIcon(generation.name, vg.name, type.id) });
+  }
+  return icons;
+}
+
+export function renderTypeIcon(type: Entry, versionGroup: Entry): string {
+  const label = escapeXml(type.name.toUpperCase());
+  const rounded = hash(versionGroup.name) % 2 === 0 ? 6 : 2;
+  return [
+    '<svg xmlns="http://www.w3.org/2000/svg" width="96" height="24" viewBox="0 0 96 24">',
+    `<rect width="96" height="24" rx="${rounded}" fill="${typeColour(type.name)}"/>`,
+    `<text x="48" y="16.5" text-anchor="middle" font-family="sans-serif" font-size="12" font-weight="700" fill="#fff">${label}</text>`,
+    '</svg>',
+    '',
+  ].join('\n');
+}
+
+export const FORM_SPRITE_KEYS = [
+  'back_default',
+  'back_female',
+  'back_shiny',
+  'back_shiny_female',
+  'front_default',
+  'front_female',
+  'front_shiny',
+  'front_shiny_female',
+] as const;
+
+export interface FormSprite {
+  key: (typeof FORM_SPRITE_KEYS)[number];
+  variant: { back: boolean; shiny: boolean; female: boolean };
+  path: string;
+}
+
+/** Each sprite key's variant, and the folders its files go in (`apiPaths.formSprite`): the same for every form. */
+const SPRITE_VARIANTS = FORM_SPRITE_KEYS.map((key) => {
+  const variant = Object.freeze({ back: key.startsWith('back'), shiny: key.includes('shiny'), female: key.includes('female') });
+  const parts = [variant.back && 'back', variant.shiny && 'shiny', variant.female && 'female'].filter((p): p is string => !!p);
+  return { key, variant, parts };
+});
+
+/** Every sprite key of a form, with its file, or null where the form has no such variant. */
+export function formSprites(store: Store, form: Entry): Array<FormSprite | { key: FormSprite['key']; path: null }> {
+  const species = store.target(store.target(form.data.creature)?.data.species);
+  const rate = species?.data.gender_rate as number | undefined;
+  const hasFemale = species?.data.has_gender_differences === true && rate !== undefined && rate >= 1 && rate <= 7;
+  return SPRITE_VARIANTS.map(({ key, variant, parts }) =>
+    variant.female && !hasFemale ? { key, path: null } : { key, variant, path: apiPaths.formSprite(parts, form.id) },
+  );
+}
+
+/** A small creature: a body in its first type's colour, a belly in its second, a face from the front. */
+export function renderFormSprite(form: Entry, typeNames: string[], variant: FormSprite['variant']): string {
+  const h = hash(form.name);
+  const body = typeColour(typeNames[0] ?? 'unknown', variant.shiny);
+  const belly = typeColour(typeNames[1] ?? typeNames[0] ?? 'unknown', variant.shiny);
+  const rx = 22 + (h % 8);
+  const ry = 20 + ((h >>> 3) % 8);
+  const ear = 8 + ((h >>> 6) % 10);
+  const parts = [
+    '<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96" viewBox="0 0 96 96">',
+    `<path d="M${48 - rx + 4} ${56 - ry} l${6} ${-ear} l${8} ${ear + 4}z M${48 + rx - 4} ${56 - ry} l${-6} ${-ear} l${-8} ${ear + 4}z" fill="${body}"/>`,
+    `<ellipse cx="48" cy="58" rx="${rx}" ry="${ry}" fill="${body}" stroke="#222" stroke-width="2"/>`,
+  ];
+  if (!variant.back) {
+    parts.push(
+      `<ellipse cx="48" cy="${64 + (h % 4)}" rx="${Math.round(rx * 0.55)}" ry="${Math.round(ry * 0.45)}" fill="${belly}"/>`,
+      `<circle cx="${40 - (h % 3)}" cy="52" r="3.5" fill="#222"/>`,
+      `<circle cx="${56 + (h % 3)}" cy="52" r="3.5" fill="#222"/>`,
+    );
+  } else {
+    parts.push(`<path d="M${48 - rx / 2} 70 q${rx / 2} 8 ${rx} 0" stroke="${belly}" stroke-width="4" fill="none"/>`);
+  }
+  if (variant.female) parts.push(`<path d="M60 ${52 - ry} l8 -6 v12z M60 ${52 - ry} l-8 -6 v12z" fill="#e0407a"/>`);
+  if (variant.shiny) parts.push('<path d="M78 14 l2 6 6 2 -6 2 -2 6 -2 -6 -6 -2 6 -2z" fill="#f5c400"/>');
+  parts.push('</svg>', '');
+  return parts.join('\n');
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]!);
+}
+
+export { hash, typeColour };

@@ -1,0 +1,608 @@
+// `npm run bench [-- --scales 1,10 --runs 3 --against REV --settle S]`: times what users feel. Each
+// measurement is a whole process started as a user starts it (`npm run build --silent -- ...` in a
+// checkout, `node build/tools/floor.mjs ...`, `node -e ""`), timed by this process from spawn to
+// exit, with its peak memory taken by `/usr/bin/time -f %M`. The build's own stage times, from its
+// `--report json`, come beside as a second reading.
+//
+// On worlds from gen-world.ts, per scale: a full build into an empty output, a rebuild after one
+// edit, a rebuild with nothing changed, and the runtime's own start. Without --against, the full
+// build is timed against the write floor (floor.mjs: the same folders, bytes and hard links, and
+// nothing else); with --against REV, every scenario is timed against that revision's build, run
+// from a git worktree of it. The two sides of a comparison take turns and the medians are compared.
+// Prints a markdown table and writes every figure as JSON to bench-results/bench.json.
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { generateWorld, writeWorld } from './gen-world.ts';
+
+// Found from this file rather than from the build's modules, which the bench times and must not lean on.
+const projectRoot = path.resolve(import.meta.dirname, '..', '..');
+const floorScript = path.join(projectRoot, 'build', 'tools', 'floor.mjs');
+
+/** A wrong command line or a machine that cannot run the bench: told plainly, exit code 2. */
+export class BenchError extends Error {}
+
+export const median = (xs: readonly number[]): number => {
+  if (xs.length === 0) return NaN;
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/** Room on a file system: bytes, and files (inodes). */
+export interface Room {
+  bytes: number;
+  files: number;
+}
+
+export function freeRoom(dir: string): Room {
+  const { bavail, bsize, ffree } = fs.statfsSync(dir);
+  return { bytes: bavail * bsize, files: ffree };
+}
+
+/** Why `trees` more trees, each taking what one took (`tree`), will not fit in `free`; undefined if they will. */
+export function roomProblem(scale: number, tree: Room, trees: number, free: Room): string | undefined {
+  // A tenth to spare: the floor's plan and the builds' own bookkeeping come on top.
+  const bytes = Math.max(0, tree.bytes) * trees * 1.1;
+  const files = Math.max(0, tree.files) * trees * 1.1;
+  if (free.bytes >= bytes && free.files >= files) return undefined;
+  const gib = (n: number) => `${(n / 2 ** 30).toFixed(1)} GiB`;
+  const count = (n: number) => Math.round(n).toLocaleString('en-US');
+  return (
+    `scale ${scale} needs room for ${trees} more trees like its first build's: about ${gib(bytes)} and ${count(files)} files, ` +
+    `where ${gib(free.bytes)} and ${count(free.files)} files are free; free some room, or pass smaller --scales`
+  );
+}
+
+/** One whole process: wall time from spawn to exit, peak resident memory of its largest process. */
+export interface Measured {
+  ms: number;
+  rssMb: number;
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+let measurements = 0;
+
+/**
+ * Runs `command` under `/usr/bin/time -f %M` and times it from spawn to exit. GNU time reports the
+ * largest resident set among the processes it waited for, so a command that starts others (npm
+ * starts a shell, which starts tsx, which starts node) is measured at its largest. The disk is
+ * synced first, so that what earlier runs left to write out does not weigh on this one.
+ */
+export async function measureProcess(command: string[], cwd = projectRoot, env = process.env): Promise<Measured> {
+  execFileSync('sync');
+  const rssFile = path.join(os.tmpdir(), `crs-bench-rss-${process.pid}-${++measurements}`);
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  const started = performance.now();
+  const child = spawn('/usr/bin/time', ['-f', '%M', '-o', rssFile, ...command], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+  child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+  let ms = 0;
+  child.once('exit', () => (ms = performance.now() - started));
+  const code = await new Promise<number>((resolve, reject) => {
+    child.once('error', (e) => reject(new BenchError(`cannot start /usr/bin/time (GNU time is needed for peak memory): ${e.message}`)));
+    child.once('close', (status) => resolve(status ?? 128));
+  });
+  // A command that failed has a line about its exit status before the figure.
+  const kb = Number(fs.readFileSync(rssFile, 'utf8').trim().split('\n').at(-1));
+  fs.rmSync(rssFile, { force: true });
+  return { ms, rssMb: kb / 1024, code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
+}
+
+/** What one measured run did: its times and memory, and for a build, what its report said. */
+export interface Sample {
+  ms: number;
+  rssMb: number;
+  /** The build's in-process time, and per stage (its --report json). */
+  buildMs?: number;
+  stages?: Record<string, number>;
+  files?: number;
+  written?: number;
+  linked?: number;
+  unchanged?: number;
+  bytes?: number;
+  records?: number;
+}
+
+/** The build's JSON report: the line that opens the object, to the end of its output. */
+function parseReport(m: Measured, where: string): Sample {
+  const at = m.stdout.startsWith('{') ? 0 : m.stdout.indexOf('\n{') + 1;
+  let report: Record<string, any> | undefined;
+  try {
+    report = JSON.parse(m.stdout.slice(at));
+  } catch {} // told below, with what the build printed
+  if (m.code !== 0 || !report?.ok) {
+    const problems = report?.problems ? JSON.stringify(report.problems).slice(0, 2000) : m.stdout.slice(-2000);
+    throw new Error(`the build in ${where} exited with ${m.code}: ${problems}\n${m.stderr.slice(-2000)}`);
+  }
+  const records = Object.values(report.records as Record<string, number>).reduce((a, b) => a + b, 0);
+  const { ms: buildMs, stages, files, written, linked, unchanged, bytes } = report;
+  return { ms: m.ms, rssMb: m.rssMb, buildMs, stages, files, written, linked, unchanged, bytes, records };
+}
+
+/** A build as users run it, in `checkout`, of `data` into `out`. */
+export async function timeBuild(checkout: string, data: string, out: string): Promise<Sample> {
+  const command = ['npm', 'run', 'build', '--silent', '--', '--data', data, '--out', out, '--report', 'json'];
+  // The address the API is served from is the build's default whatever the caller's BASE_URL is
+  // (test runners set one of their own): both sides of a comparison write the same bytes.
+  const env = { ...process.env, BASE_URL: 'http://localhost:3000' };
+  return parseReport(await measureProcess(command, checkout, env), checkout);
+}
+
+/** The write floor, from a plan writeFloorPlan made, into `out`; on one thread per core unless `threads` says. */
+export async function timeFloor(plan: string, out: string, threads?: number): Promise<Sample> {
+  const m = await measureProcess(['node', floorScript, plan, out, ...(threads ? [String(threads)] : [])]);
+  if (m.code !== 0) throw new Error(`the floor exited with ${m.code}: ${m.stderr.slice(-2000)}`);
+  const { files, links } = JSON.parse(m.stdout) as { files: number; links: number };
+  return { ms: m.ms, rssMb: m.rssMb, files: files + links, written: files, linked: links };
+}
+
+/** The runtime's own start, which every command pays before doing anything. */
+export async function timeNodeStart(): Promise<Sample> {
+  const m = await measureProcess(['node', '-e', '']);
+  if (m.code !== 0) throw new Error(`node -e "" exited with ${m.code}: ${m.stderr}`);
+  return { ms: m.ms, rssMb: m.rssMb };
+}
+
+/** What a floor plan holds (floor.mjs describes it). */
+export interface FloorPlan {
+  /** Folders ([path]) and files ([path, offset, length]), each folder before what it holds. */
+  entries: ([string] | [string, number, number])[];
+  /** Paths made as hard links of a written file: [path, written path]. */
+  links: [string, string][];
+  bytes: string;
+}
+
+/** Every folder and file under `root`, relative, depth first in name order: each folder before what it holds. */
+function walk(root: string, rel = '', found: { path: string; dir: boolean }[] = []) {
+  const entries = fs.readdirSync(path.join(root, rel), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
+  for (const entry of entries) {
+    const child = rel ? `${rel}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) {
+      found.push({ path: child, dir: true });
+      walk(root, child, found);
+    } else if (entry.isFile()) found.push({ path: child, dir: false });
+    else throw new BenchError(`${path.join(root, child)} is neither a file nor a folder; the floor makes only those`);
+  }
+  return found;
+}
+
+/**
+ * The floor's plan for a built output: `out` may be the link to the tree the build made live, or a
+ * plain folder. Files that share an inode in the tree were hard-linked by the build: the first in
+ * the walk is written, the others linked to it. Writes `planFile` and its bytes beside it.
+ */
+export function writeFloorPlan(out: string, planFile: string): FloorPlan {
+  const tree = fs.realpathSync(out);
+  const bytesFile = `${planFile}.bytes`;
+  const fd = fs.openSync(bytesFile, 'w');
+  const plan: FloorPlan = { entries: [], links: [], bytes: path.basename(bytesFile) };
+  const written = new Map<number, string>();
+  let offset = 0;
+  try {
+    for (const entry of walk(tree)) {
+      if (entry.dir) {
+        plan.entries.push([entry.path]);
+        continue;
+      }
+      const stat = fs.statSync(path.join(tree, entry.path));
+      const first = stat.nlink > 1 ? written.get(stat.ino) : undefined;
+      if (first !== undefined) {
+        plan.links.push([entry.path, first]);
+        continue;
+      }
+      const body = fs.readFileSync(path.join(tree, entry.path));
+      fs.writeSync(fd, body);
+      plan.entries.push([entry.path, offset, body.length]);
+      offset += body.length;
+      if (stat.nlink > 1) written.set(stat.ino, entry.path);
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.writeFileSync(planFile, JSON.stringify(plan));
+  return plan;
+}
+
+/** A git worktree of another revision, set up to build with this checkout's packages. */
+export interface Worktree {
+  dir: string;
+  /** Set when the revision's package-lock.json is not this checkout's: its build runs on other packages than it pins. */
+  warning?: string;
+  remove(): void;
+}
+
+const git = (args: string[]) => execFileSync('git', args, { cwd: projectRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+
+/** Checks `rev` out, detached, into a new folder under `parent`, with node_modules linked to this checkout's. */
+export function addWorktree(rev: string, parent: string): Worktree {
+  let commit: string;
+  try {
+    commit = git(['rev-parse', '--verify', '--short', `${rev}^{commit}`]);
+  } catch {
+    throw new BenchError(`--against ${rev}: no such revision in ${projectRoot}`);
+  }
+  const dir = path.join(parent, `rev-${commit}`);
+  git(['worktree', 'add', '--detach', dir, commit]);
+  const modules = path.join(dir, 'node_modules');
+  const remove = () => {
+    fs.rmSync(modules, { force: true }); // the link only: the packages are this checkout's
+    git(['worktree', 'remove', '--force', dir]);
+  };
+  try {
+    fs.symlinkSync(path.join(projectRoot, 'node_modules'), modules, 'dir');
+    const lock = (root: string) => fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8');
+    const same = fs.existsSync(path.join(dir, 'package-lock.json')) && lock(dir) === lock(projectRoot);
+    const warning = same
+      ? undefined
+      : `${rev} (${commit}) pins other packages than this checkout's package-lock.json; its build runs on this checkout's node_modules`;
+    return { dir, warning, remove };
+  } catch (err) {
+    remove();
+    throw err;
+  }
+}
+
+/**
+ * Waiting out the disk after large removals: on ext4, files made soon after many were removed cost
+ * several times what they cost otherwise, and more the more were removed, for longer than a run
+ * takes. So nothing is removed while a scale is measured; a scale's outputs go when it is done, and
+ * the next scale waits. The wait counts from the bench's start too, for removals made before it.
+ */
+class Settler {
+  private removedAt = Date.now();
+  removed(): void {
+    this.removedAt = Date.now();
+  }
+  /** Until `seconds` have passed since the last removal. */
+  async settled(seconds: number): Promise<void> {
+    const wait = this.removedAt + seconds * 1000 - Date.now();
+    if (seconds > 0 && wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+}
+
+/** A build to time: the checkout it runs in, and its name in the results. */
+interface Contender {
+  label: string;
+  checkout: string;
+}
+
+/** One scale's world and folders. */
+interface Stage {
+  scale: number;
+  dir: string;
+  data: string;
+  log: (line: string) => void;
+  /** Each contender's kept output, rebuilt by the no-op and edit runs. */
+  kept: Map<Contender, string>;
+}
+
+/**
+ * `runs` turns of the baseline then the measured side (base, new, base, new…), each into an output
+ * of its own, kept until the scale is done: a removal would slow the runs after it.
+ */
+async function alternate(stage: Stage, runs: number, sides: [(out: string) => Promise<Sample>, (out: string) => Promise<Sample>]) {
+  const samples: [Sample[], Sample[]] = [[], []];
+  for (let i = 0; i < runs; i++) {
+    for (const side of [0, 1] as const) samples[side].push(await sides[side](path.join(stage.dir, `out-${side}-${i}`)));
+    stage.log(
+      `scale ${stage.scale} full ${i + 1}/${runs}: ${(samples[0].at(-1)!.ms / 1000).toFixed(2)} s, ${(samples[1].at(-1)!.ms / 1000).toFixed(2)} s`,
+    );
+  }
+  return samples;
+}
+
+/**
+ * The edit the edit runs make: a creature form's `order`, a field the form's own files show and no
+ * other record derives from. Each run gives it a value it has not had, so the tree being written
+ * differs from the new output by this edit alone, as after a user's edit; the source is restored
+ * after each run, and the output rebuilt from it, so every run starts from the same live tree.
+ */
+class Edit {
+  private readonly original: string;
+  private count = 0;
+  constructor(private readonly file: string) {
+    this.original = fs.readFileSync(file, 'utf8');
+    if (!/^order: \d+$/m.test(this.original)) throw new Error(`${file} has no order line to edit`);
+  }
+  apply(): void {
+    fs.writeFileSync(this.file, this.original.replace(/^order: \d+$/m, `order: ${100_000 + ++this.count}`));
+  }
+  restore(): void {
+    fs.writeFileSync(this.file, this.original);
+  }
+}
+
+/** One timed edit rebuild of a contender's kept output, from and back to the original source. */
+async function editRun(stage: Stage, side: Contender, edit: Edit): Promise<Sample> {
+  const out = stage.kept.get(side)!;
+  edit.restore();
+  await timeBuild(side.checkout, stage.data, out); // back to the original, not counted
+  edit.apply();
+  try {
+    return await timeBuild(side.checkout, stage.data, out);
+  } finally {
+    edit.restore();
+  }
+}
+
+/** A scenario's figures at one scale: the medians compared, and every sample. */
+export interface Row {
+  scale: number;
+  scenario: string;
+  /** What the measured side is compared with: the floor, the full build, a revision, or nothing. */
+  baseline: string;
+  ms: number;
+  baseMs?: number;
+  ratio?: number;
+  peakRssMb?: number;
+  basePeakRssMb?: number;
+  stages?: Record<string, number>;
+  samples: Sample[];
+  baseSamples?: Sample[];
+}
+
+/** The median of each stage the samples report. */
+function stageMedians(samples: Sample[]): Record<string, number> | undefined {
+  const names = [...new Set(samples.flatMap((s) => Object.keys(s.stages ?? {})))];
+  if (names.length === 0) return undefined;
+  return Object.fromEntries(names.map((name) => [name, median(samples.flatMap((s) => s.stages?.[name] ?? []))]));
+}
+
+const peak = (samples: Sample[]) => Math.max(...samples.map((s) => s.rssMb));
+
+/** A row comparing `samples` with `base` (another side's samples, or a single figure). */
+function row(scale: number, scenario: string, baseline: string, samples: Sample[], base?: Sample[] | number): Row {
+  const ms = median(samples.map((s) => s.ms));
+  const baseMs = typeof base === 'number' ? base : base && median(base.map((s) => s.ms));
+  const sides = Array.isArray(base) ? { basePeakRssMb: peak(base), baseSamples: base } : {};
+  return {
+    scale,
+    scenario,
+    baseline,
+    ms,
+    baseMs,
+    ratio: baseMs ? ms / baseMs : undefined,
+    peakRssMb: peak(samples),
+    stages: stageMedians(samples),
+    samples,
+    ...sides,
+  };
+}
+
+/**
+ * The no-op and edit runs of every contender, in turns, and the runtime's start beside the no-ops.
+ * Returns each contender's samples, in the order of `sides`.
+ */
+async function rebuildRuns(stage: Stage, sides: Contender[], runs: number, edit: Edit) {
+  const noop = sides.map((): Sample[] => []);
+  const start: Sample[] = [];
+  for (let i = 0; i < runs; i++) {
+    start.push(await timeNodeStart());
+    for (const [k, side] of sides.entries()) noop[k]!.push(await timeBuild(side.checkout, stage.data, stage.kept.get(side)!));
+  }
+  // The first edit after a clean build fills the second tree the output keeps: not counted.
+  for (const side of sides) await editRun(stage, side, edit);
+  const edits = sides.map((): Sample[] => []);
+  for (let i = 0; i < runs; i++) {
+    for (const [k, side] of sides.entries()) edits[k]!.push(await editRun(stage, side, edit));
+    stage.log(`scale ${stage.scale} edit ${i + 1}/${runs}: ${edits.map((e) => `${(e.at(-1)!.ms / 1000).toFixed(2)} s`).join(', ')}`);
+  }
+  return { noop, start, edits };
+}
+
+/** The no-op beyond the runtime's start: a row of its own, as it is the part a build can cut. */
+function beyondStart(scale: number, baseline: string, noop: Sample[], start: Sample[], baseNoop?: Sample[]): Row {
+  const startMs = median(start.map((s) => s.ms));
+  const ms = median(noop.map((s) => s.ms)) - startMs;
+  const baseMs = baseNoop ? median(baseNoop.map((s) => s.ms)) - startMs : undefined;
+  return { scale, scenario: 'no-op beyond node start', baseline, ms, baseMs, ratio: baseMs ? ms / baseMs : undefined, samples: [] };
+}
+
+/** The first build of each contender, not counted: it fills the caches and the output the rebuilds keep. */
+async function warmUp(stage: Stage, sides: Contender[], runs: number, floor: boolean): Promise<Sample> {
+  const before = freeRoom(stage.dir);
+  let first: Sample | undefined;
+  for (const side of sides) first = await timeBuild(side.checkout, stage.data, stage.kept.get(side)!);
+  const after = freeRoom(stage.dir);
+  const tree = { bytes: (before.bytes - after.bytes) / sides.length, files: (before.files - after.files) / sides.length };
+  // Every full run's output stays until the scale is done, each kept output grows a second tree,
+  // and the floor's plan holds a tree's bytes.
+  const short = roomProblem(stage.scale, tree, 2 * runs + sides.length + (floor ? 1 : 0), after);
+  if (short) throw new BenchError(`${short} (the bench works in ${path.dirname(stage.dir)}; TMPDIR names another folder)`);
+  return first!;
+}
+
+/** Every scenario at one scale. `against` is the other revision's contender, if any. */
+async function benchScale(stage: Stage, runs: number, against?: Contender): Promise<{ rows: Row[]; world: Sample }> {
+  const self: Contender = { label: 'this checkout', checkout: projectRoot };
+  const sides = against ? [against, self] : [self];
+  for (const side of sides) stage.kept.set(side, path.join(stage.dir, `kept-${stage.kept.size}`, 'out'));
+  const world = await warmUp(stage, sides, runs, !against);
+  const build = (side: Contender) => (out: string) => timeBuild(side.checkout, stage.data, out);
+  let base: Sample[];
+  let full: Sample[];
+  if (against) [base, full] = await alternate(stage, runs, [build(against), build(self)]);
+  else {
+    const plan = path.join(stage.dir, 'floor-plan.json');
+    writeFloorPlan(stage.kept.get(self)!, plan);
+    [base, full] = await alternate(stage, runs, [(out) => timeFloor(plan, out), build(self)]);
+  }
+  const edit = new Edit(path.join(stage.data, 'creature-form', `${firstForm(stage.scale)}.yaml`));
+  const { noop, start, edits } = await rebuildRuns(stage, sides, runs, edit);
+  const s = stage.scale;
+  const mine = (xs: Sample[][]) => xs.at(-1)!;
+  const rows = against
+    ? [
+        row(s, 'full', against.label, full, base),
+        row(s, 'edit', against.label, mine(edits), edits[0]),
+        row(s, 'no-op', against.label, mine(noop), noop[0]),
+        row(s, 'node -e ""', '', start),
+        beyondStart(s, against.label, mine(noop), start, noop[0]),
+      ]
+    : [
+        row(s, 'full', 'floor', full, base),
+        row(s, 'edit', 'full build', mine(edits), median(full.map((x) => x.ms))),
+        row(s, 'no-op', 'full build', mine(noop), median(full.map((x) => x.ms))),
+        row(s, 'node -e ""', '', start),
+        beyondStart(s, '', mine(noop), start),
+      ];
+  return { rows, world };
+}
+
+/** The name of the first creature form gen-world.ts makes, whose source file the edit runs change. */
+const firstForm = (scale: number) => generateWorld(scale, 1).get('creature-form')![0]!.name;
+
+export interface BenchOptions {
+  scales: number[];
+  runs: number;
+  /** A git revision to time against, instead of the floor. */
+  against?: string;
+  /** Seconds to wait after large removals; by default 35 at scale 5 and above, none below. */
+  settle?: number;
+  /** Where the JSON results go. */
+  results: string;
+  log?: (line: string) => void;
+}
+
+export interface BenchResults {
+  date: string;
+  node: string;
+  cpus: number;
+  runs: number;
+  against?: string;
+  worlds: { scale: number; records?: number; files?: number; bytes?: number }[];
+  rows: Row[];
+}
+
+const logLine = (line: string) => process.stderr.write(`${line}\n`);
+
+/** Runs the bench; the worktree and every output are removed at the end, however it ends. */
+export async function runBench(options: BenchOptions): Promise<BenchResults> {
+  const log = options.log ?? logLine;
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'crs-bench-'));
+  let worktree: Worktree | undefined;
+  const cleanUp = () => {
+    worktree?.remove();
+    worktree = undefined;
+    fs.rmSync(work, { recursive: true, force: true });
+  };
+  const interrupted = () => {
+    cleanUp();
+    process.exit(130);
+  };
+  process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
+  try {
+    if (options.against) worktree = addWorktree(options.against, work);
+    if (worktree?.warning) log(`warning: ${worktree.warning}`);
+    const against = worktree && { label: options.against!, checkout: worktree.dir };
+    const results: BenchResults = {
+      date: new Date().toISOString(),
+      node: process.version,
+      cpus: os.cpus().length,
+      runs: options.runs,
+      against: options.against,
+      worlds: [],
+      rows: [],
+    };
+    const settler = new Settler();
+    for (const scale of options.scales) {
+      const { rows, world } = await oneScale(work, scale, options, settler, against);
+      results.worlds.push({ scale, records: world.records, files: world.files, bytes: world.bytes });
+      results.rows.push(...rows);
+    }
+    fs.mkdirSync(path.dirname(options.results), { recursive: true });
+    fs.writeFileSync(options.results, JSON.stringify(results, null, 2) + '\n');
+    return results;
+  } finally {
+    process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
+    cleanUp();
+  }
+}
+
+/** One scale, in a folder of its own under `work`, removed when done; `settler` waits out removals before it. */
+async function oneScale(work: string, scale: number, options: BenchOptions, settler: Settler, against?: Contender) {
+  const dir = fs.mkdtempSync(path.join(work, `scale-${scale}-`));
+  const data = path.join(dir, 'world');
+  writeWorld(generateWorld(scale, 1), data);
+  await settler.settled(options.settle ?? (scale >= 5 ? 35 : 0));
+  const stage: Stage = { scale, dir, data, log: options.log ?? logLine, kept: new Map() };
+  try {
+    return await benchScale(stage, options.runs, against);
+  } finally {
+    execFileSync('rm', ['-rf', dir]);
+    settler.removed();
+  }
+}
+
+const fmt = (n: number | undefined, digits = 0) => (n === undefined || Number.isNaN(n) ? '' : n.toFixed(digits));
+
+/** The results as a markdown table, one row per scenario and scale. */
+export function formatTable(results: BenchResults): string {
+  const head = ['scale', 'scenario', 'median ms', 'baseline', 'baseline ms', 'ratio', 'peak RSS MB', 'build stages, median ms'];
+  const lines = [`| ${head.join(' | ')} |`, `|${head.map((h, i) => (i >= 2 && i !== 3 && i !== 7 ? ' ---: ' : ' --- ')).join('|')}|`];
+  for (const r of results.rows) {
+    const rss = r.peakRssMb === undefined ? '' : fmt(r.peakRssMb) + (r.basePeakRssMb === undefined ? '' : ` (${fmt(r.basePeakRssMb)})`);
+    const stages = Object.entries(r.stages ?? {})
+      .map(([name, ms]) => `${name} ${fmt(ms)}`)
+      .join(', ');
+    lines.push(`| ${[r.scale, r.scenario, fmt(r.ms), r.baseline, fmt(r.baseMs), fmt(r.ratio, 2), rss, stages].join(' | ')} |`);
+  }
+  return lines.join('\n');
+}
+
+/** The command line, checked. */
+export function parseOptions(argv: string[]): BenchOptions {
+  let values;
+  try {
+    values = parseArgs({
+      args: argv,
+      options: {
+        scales: { type: 'string', default: '1,10' },
+        runs: { type: 'string', default: '3' },
+        against: { type: 'string' },
+        settle: { type: 'string' },
+      },
+    }).values;
+  } catch (err) {
+    throw new BenchError((err as Error).message);
+  }
+  const scales = values.scales.split(',').map(Number);
+  if (scales.some((s) => !(s > 0))) throw new BenchError(`--scales takes positive numbers, as 1,10; got ${values.scales}`);
+  const runs = Number(values.runs);
+  // Three at least, so that each median stands between two other runs.
+  if (!Number.isInteger(runs) || runs < 3) throw new BenchError(`--runs takes a whole number of 3 or more; got ${values.runs}`);
+  const settle = values.settle === undefined ? undefined : Number(values.settle);
+  if (settle !== undefined && !(settle >= 0)) throw new BenchError(`--settle takes seconds, 0 or more; got ${values.settle}`);
+  return { scales, runs, against: values.against, settle, results: path.join(projectRoot, 'bench-results', 'bench.json') };
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  const results = await runBench(options);
+  console.log(formatTable(results));
+  for (const w of results.worlds)
+    console.log(`\nscale ${w.scale}: ${w.records} records, ${w.files} files, ${fmt((w.bytes ?? 0) / 2 ** 20, 1)} MiB`);
+  const vs = options.against
+    ? `${options.against}'s build, run in turns with this checkout's`
+    : 'the write floor (full) and the full build (edit, no-op)';
+  console.log(
+    `\nmedians of ${options.runs} runs, whole processes; ratio = median / baseline median, against ${vs}. Figures in ${path.relative(process.cwd(), options.results)}`,
+  );
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  try {
+    await main();
+  } catch (err) {
+    if (!(err instanceof BenchError)) throw err;
+    console.error(`bench: ${err.message}`);
+    process.exitCode = 2;
+  }
+}

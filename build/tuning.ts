@@ -1,0 +1,22 @@
+// Every number that trades speed against memory or start-up cost, in one place. What each buys, as
+// measured, is in docs/PERFORMANCE.md.
+
+/** From this many source files to parse, they are checked on worker threads; fewer on the build's own. */
+export const CHECK_ON_THREADS_FROM = 20_000;
+/** Files handed to a checking thread at a time. */
+export const CHECK_CHUNK = 256;
+/** At most this many checking threads. */
+export const CHECK_THREADS = 2;
+
+/** Files sent to the writer's thread at a time. */
+export const WRITE_BATCH = 64;
+/**
+ * Batches, and bytes, sent to the writer and not yet placed, past which the build's thread places a
+ * batch itself rather than queue more: enough that the writer is never idle, few enough to bound
+ * the memory held.
+ */
+export const WRITE_AHEAD = 256;
+export const WRITE_AHEAD_BYTES = 32 * 2 ** 20;
+
+/** Compiled validators kept for this many different schema sets (switching branches stays cheap). */
+export const VALIDATOR_CACHES_KEPT = 4;
