@@ -205,7 +205,7 @@ describe("the benchmark's measurements", () => {
     const root = await tempDir();
     const results = path.join(root, 'bench.json');
     const bench = await runBench({ scales: [0.02], runs: 3, against: 'HEAD', settle: 0, results, log: () => {} });
-    expect(bench.rows.map((r) => r.scenario)).toEqual(['full', 'edit', 'no-op', 'node -e ""', 'no-op beyond node start']);
+    expect(bench.rows.map((r) => r.scenario)).toEqual(['full', 'edit', 'no-op', 'runtime start', 'no-op beyond runtime start']);
     for (const r of bench.rows.slice(0, 3)) {
       expect(r.baseline).toBe('HEAD');
       expect(r.samples).toHaveLength(3);

@@ -4,12 +4,15 @@
 // anchors and for the errors it places, JSON as JSON, nothing nested past 32 levels.
 import fs from 'node:fs';
 import path from 'node:path';
-import jsyaml from 'js-yaml';
+import { createRequire } from 'node:module';
 import { describe, expect, it, vi } from 'vitest';
 import { discover, listSources, type SourceFile } from '../build/pipeline/discover.ts';
 import { hashText, MAX_DEPTH, parseSource, parseText, readText, withoutMark } from '../build/pipeline/parse.ts';
 import { Problems } from '../build/report/problems.ts';
 import { buildProblems, fixtureWorld, tempDir } from './helpers.ts';
+
+// The module the build loads (it requires js-yaml when it first parses), so that a spy sees its calls.
+const jsyaml = createRequire(import.meta.url)('js-yaml') as typeof import('js-yaml');
 
 /** A source file at `abs` as discover would give it, not yet read. */
 const sourceAt = (abs: string, rel = path.basename(abs)): SourceFile => ({

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
 import { build, type BuildResult, type Progress } from '../pipeline/build.ts';
 import { UsageError } from '../config.ts';
 import { defaultDataDir } from '../paths.ts';
@@ -67,6 +67,8 @@ function progressReporter(): { onProgress: (event: Progress) => void; stop: () =
       stop: () => {},
     };
   }
+  // Loaded only for a terminal: elsewhere a build prints plain lines.
+  const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof import('cli-progress');
   const bar = new cliProgress.SingleBar(
     { stream: process.stderr, format: '  {stage} [{bar}] {value}/{total} records', hideCursor: true, clearOnComplete: true },
     cliProgress.Presets.shades_classic,

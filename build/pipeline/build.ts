@@ -1,6 +1,5 @@
 // The pipeline: discover → parse and validate → resolve → derive → render → publish. Each stage
 // is a module of its own; this one calls them in order, with one context per build.
-import fg from 'fast-glob';
 import fs from 'node:fs';
 import path from 'node:path';
 import { baseUrlFromEnv, checkBaseUrl } from '../config.ts';
@@ -93,11 +92,16 @@ export function schemaSet(): { schemas: SchemaSet; readonly validators: Validato
  */
 function toolFingerprint(): string {
   if (fingerprint) return fingerprint;
-  const files = fg.sync(['build/**/*.{ts,mjs}', 'schemas/*.json', 'package-lock.json'], {
-    cwd: projectRoot,
-    ignore: ['build/cli/**', 'build/tools/**', 'build/site/serve.ts'],
-  });
-  const text = files.sort().map((f) => `${f}\n${fs.readFileSync(path.join(projectRoot, f), 'utf8')}`);
+  const outside = /^(cli|tools)\/|^site\/serve\.ts$/;
+  const code = (fs.readdirSync(path.join(projectRoot, 'build'), { recursive: true }) as string[])
+    .map((f) => f.split(path.sep).join('/'))
+    .filter((f) => /\.(ts|mjs)$/.test(f) && !outside.test(f))
+    .map((f) => `build/${f}`);
+  const schemas = fs
+    .readdirSync(path.join(projectRoot, 'schemas'))
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => `schemas/${f}`);
+  const text = [...code, ...schemas, 'package-lock.json'].sort().map((f) => `${f}\n${fs.readFileSync(path.join(projectRoot, f), 'utf8')}`);
   return (fingerprint = hashText(text.join('\n')));
 }
 let fingerprint: string | undefined;

@@ -3,7 +3,7 @@
 // refuses, so that every YAML error is placed and worded by one library. JSON files are read as JSON.
 import { hash } from 'node:crypto';
 import fs from 'node:fs';
-import jsyaml from 'js-yaml';
+import { createRequire } from 'node:module';
 import { locate, positionAt, yaml } from '../report/locate.ts';
 import { fileStart, type Problems } from '../report/problems.ts';
 import type { SourceFile } from './discover.ts';
@@ -17,6 +17,11 @@ const MAX_ALIASES = 100;
 /** Anchors (and with them aliases) mark a document for the careful parser, which caps expansion. */
 const ANCHOR = /(?:^|[\s[{,:-])&[^\s[\]{},]/m;
 const hasAnchor = (text: string) => text.includes('&') && ANCHOR.test(text);
+
+// The YAML readers are loaded when a file is first parsed: a rebuild with nothing changed parses none.
+const require = createRequire(import.meta.url);
+let jsyamlModule: typeof import('js-yaml') | undefined;
+const jsyaml = () => (jsyamlModule ??= require('js-yaml') as typeof import('js-yaml'));
 
 /** What the build compares to know a source has not changed. */
 export const hashText = (text: string) => hash('sha1', text, 'base64url');
@@ -94,7 +99,7 @@ export function parseText(text: string, rel: string, problems: Problems): unknow
   if (rel.endsWith('.json')) return parseJson(text, rel, problems);
   if (!hasAnchor(text)) {
     try {
-      return jsyaml.load(text, { schema: jsyaml.CORE_SCHEMA, filename: rel });
+      return jsyaml().load(text, { schema: jsyaml().CORE_SCHEMA, filename: rel });
     } catch {} // placed and worded by `yaml` below
   }
   return parseCarefully(text, rel, problems);

@@ -1,6 +1,6 @@
 // `npm run bench [-- --scales 1,10 --runs 3 --against REV --settle S]`: times what users feel. Each
 // measurement is a whole process started as a user starts it (`npm run build --silent -- ...` in a
-// checkout, `node build/tools/floor.mjs ...`, `node -e ""`), timed by this process from spawn to
+// checkout, `node build/tools/floor.mjs ...`, npm starting node to do nothing), timed by this process from spawn to
 // exit, with its peak memory taken by `/usr/bin/time -f %M`. The build's own stage times, from its
 // `--report json`, come beside as a second reading.
 //
@@ -143,12 +143,18 @@ export async function timeFloor(plan: string, out: string, threads?: number): Pr
   return { ms: m.ms, rssMb: m.rssMb, files: files + links, written: files, linked: links };
 }
 
-/** The runtime's own start, which every command pays before doing anything. */
-export async function timeNodeStart(): Promise<Sample> {
-  const m = await measureProcess(['node', '-e', '']);
-  if (m.code !== 0) throw new Error(`node -e "" exited with ${m.code}: ${m.stderr}`);
+/**
+ * The runtime's own start, as the build is started: npm running a script that starts node and does
+ * nothing (a package of its own, in a temporary folder). Every command pays it before doing anything.
+ */
+export async function timeRuntimeStart(): Promise<Sample> {
+  runtimeDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'crs-bench-runtime-'));
+  fs.writeFileSync(path.join(runtimeDir, 'package.json'), JSON.stringify({ private: true, scripts: { noop: 'node -e ""' } }));
+  const m = await measureProcess(['npm', 'run', '--silent', 'noop'], runtimeDir);
+  if (m.code !== 0) throw new Error(`npm run noop exited with ${m.code}: ${m.stderr}`);
   return { ms: m.ms, rssMb: m.rssMb };
 }
+let runtimeDir: string | undefined;
 
 /** What a floor plan holds (floor.mjs describes it). */
 export interface FloorPlan {
@@ -384,7 +390,7 @@ async function rebuildRuns(stage: Stage, sides: Contender[], runs: number, edit:
   const noop = sides.map((): Sample[] => []);
   const start: Sample[] = [];
   for (let i = 0; i < runs; i++) {
-    start.push(await timeNodeStart());
+    start.push(await timeRuntimeStart());
     for (const [k, side] of sides.entries()) noop[k]!.push(await timeBuild(side.checkout, stage.data, stage.kept.get(side)!));
   }
   // The first edit after a clean build fills the second tree the output keeps: not counted.
@@ -402,7 +408,7 @@ function beyondStart(scale: number, baseline: string, noop: Sample[], start: Sam
   const startMs = median(start.map((s) => s.ms));
   const ms = median(noop.map((s) => s.ms)) - startMs;
   const baseMs = baseNoop ? median(baseNoop.map((s) => s.ms)) - startMs : undefined;
-  return { scale, scenario: 'no-op beyond node start', baseline, ms, baseMs, ratio: baseMs ? ms / baseMs : undefined, samples: [] };
+  return { scale, scenario: 'no-op beyond runtime start', baseline, ms, baseMs, ratio: baseMs ? ms / baseMs : undefined, samples: [] };
 }
 
 /** The first build of each contender, not counted: it fills the caches and the output the rebuilds keep. */
@@ -443,14 +449,14 @@ async function benchScale(stage: Stage, runs: number, against?: Contender): Prom
         row(s, 'full', against.label, full, base),
         row(s, 'edit', against.label, mine(edits), edits[0]),
         row(s, 'no-op', against.label, mine(noop), noop[0]),
-        row(s, 'node -e ""', '', start),
+        row(s, 'runtime start', '', start),
         beyondStart(s, against.label, mine(noop), start, noop[0]),
       ]
     : [
         row(s, 'full', 'floor', full, base),
         row(s, 'edit', 'full build', mine(edits), median(full.map((x) => x.ms))),
         row(s, 'no-op', 'full build', mine(noop), median(full.map((x) => x.ms))),
-        row(s, 'node -e ""', '', start),
+        row(s, 'runtime start', '', start),
         beyondStart(s, '', mine(noop), start),
       ];
   return { rows, world };
