@@ -43,13 +43,16 @@ export const apiPaths = {
   },
 };
 
+/** serve-handler's rules: the local server's, and `npx serve dist`'s once copied into the output. */
+export const serveConfigFile = path.join(projectRoot, 'hosts', 'serve.json');
+
 /**
  * Static hosts' rule files, copied to the output root: Cloudflare Pages' (Netlify reads them too),
  * and the config of the `serve` command (`npx serve dist`).
  */
 export const hostRuleFiles = [
   ...['_headers', '_redirects'].map((name) => [name, path.join(projectRoot, 'hosts', 'cloudflare', name)] as const),
-  ['serve.json', path.join(projectRoot, 'hosts', 'serve.json')] as const,
+  ['serve.json', serveConfigFile] as const,
 ];
 
 /** The body of every 404, as PokeAPI answers it; the build writes it to `apiPaths.notFound`. */

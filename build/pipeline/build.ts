@@ -23,8 +23,8 @@ import { CHECK_ON_THREADS_FROM } from '../tuning.ts';
  * The stages that only a build with something to do needs, loaded once it is known there is: a
  * rebuild that changes nothing is over sooner than they load.
  */
-const laterStages = () =>
-  Promise.all([
+const laterStages = async () => {
+  const [checkPool, derive, render, explorer, facts, order, resolve] = await Promise.all([
     import('./check-pool.ts'),
     import('./derive.ts'),
     import('./render.ts'),
@@ -33,6 +33,8 @@ const laterStages = () =>
     import('./order.ts'),
     import('./resolve.ts'),
   ]);
+  return { checkPool, derive, render, explorer, facts, order, resolve };
+};
 
 export interface BuildOptions {
   dataDir?: string;
@@ -234,25 +236,25 @@ interface Checked {
 async function compute(ctx: Context, src: Sources): Promise<BuildResult> {
   const stages = await laterStages();
   const { schemas, validators } = schemaSet();
-  const checked = await check(ctx, src, stages);
+  const order = stages.order.publishOrder(schemas);
+  const checked = await check(ctx, src, stages, order);
   const { store, tree } = checked;
-  const order = stages[5].publishOrder(schemas);
   const recordStage = { store, schemas, validators, problems: ctx.problems };
-  const deriveAndSettle = deriver(stages, checked, schemas);
+  const deriveAndSettle = deriver(stages, checked, schemas, ctx.problems);
   const late = lateKinds(src.files, checked, order, recordStage, stages, deriveAndSettle);
   // With problems, the build goes on only to find the rest of them.
-  ctx.timed('resolve', stages[6].resolve(store, schemas, ctx.problems));
-  ctx.timed('derive', deriveAndSettle(new Set([...order.early, ...order.late]), ctx.problems));
+  ctx.timed('resolve', stages.resolve.resolve(store, schemas, ctx.problems));
+  ctx.timed('derive', deriveAndSettle(new Set([...order.early, ...order.late])));
   if (ctx.problems.count > 0) failWithEveryProblem(ctx, order, late, recordStage, stages);
   const live = src.seen?.manifest;
   const { read } = checked;
   // Records already published by this same tool were checked then; the rest are checked now.
-  const output = stages[2].outputFiles(store, schemas, validators, ctx.problems, {
+  const output = stages.render.outputFiles(store, schemas, validators, ctx.problems, {
     pretty: ctx.options.pretty,
     published: (live?.tool === ctx.tool && live.files()) || new Map<string, string>(),
     // A kind with no record read again or removed has the same members: its list is the live tree's.
     keptLists: read && new Set([...schemas.kinds.keys()].filter((kind) => !read.has(kind))),
-    extra: tree ? ctx.timed('explorer', await stages[3].explorerFiles()) : undefined,
+    extra: tree ? ctx.timed('explorer', await stages.explorer.explorerFiles()) : undefined,
     onRecord: ctx.options.onProgress && ((done, total) => ctx.options.onProgress!({ stage: 'write', done, total })),
     late,
   });
@@ -263,20 +265,20 @@ async function compute(ctx: Context, src: Sources): Promise<BuildResult> {
  * Parses and checks every source not remembered, on worker threads when there are many; a rebuild
  * first decides which files it reads again (facts.ts) and opens its tree once it knows.
  */
-async function check(ctx: Context, src: Sources, stages: Stages): Promise<Checked> {
+async function check(ctx: Context, src: Sources, stages: Stages, order: Order): Promise<Checked> {
   const { options, problems } = ctx;
   const { files, memory } = src;
   const set = schemaSet();
   const { schemas } = set;
-  const [{ validateInThreads }, { affectedKinds }, , , { park, reuse }, { publishOrder }] = stages;
+  const { park, reuse } = stages.facts;
   // With memory, only the kinds that records read again (or removed) may change are derived.
   const read = memory ? ctx.timed('reuse', reuse(files, memory, schemas, problems)) : undefined;
-  const affected = read && affectedKinds(read);
+  const affected = read && stages.derive.affectedKinds(read);
   // Many files to read go to worker threads. Otherwise the records of late kinds still to be read
   // are read as they are published, while the files before them are written.
   const unread = files.filter((f) => !f.known && f.parsed === undefined);
   const threads = ctx.tuning.checkOnThreads ?? unread.length >= CHECK_ON_THREADS_FROM;
-  const lateKinds = new Set(publishOrder(schemas).late);
+  const lateKinds = new Set(order.late);
   const later = new Set(threads ? [] : unread.filter((f) => lateKinds.has(f.kind)));
   // A rebuild opens its tree once it knows which files it reads again. The folders of records by
   // name are known from the files, and made at once; each record read is given its folder by id as
@@ -298,7 +300,7 @@ async function check(ctx: Context, src: Sources, stages: Stages): Promise<Checke
   const store = ctx.timed(
     'validate',
     threads
-      ? await validateInThreads(files, schemas, () => set.validators, ctx.baseUrl, problems, prepare)
+      ? await stages.checkPool.validateInThreads(files, schemas, () => set.validators, ctx.baseUrl, problems, prepare)
       : validate(files, schemas, set.validators, ctx.baseUrl, problems, parkAndPrepare, later),
   );
   for (const file of later) store.expect(file.kind, file.stem);
@@ -306,9 +308,10 @@ async function check(ctx: Context, src: Sources, stages: Stages): Promise<Checke
 }
 
 /** Derives the kinds given (those of them a rebuild may change) and settles them (facts.ts). */
-function deriver(stages: Stages, { store, affected }: Checked, schemas: SchemaSet) {
-  const [, { derive }, , , { settle }] = stages;
-  return (kinds: ReadonlySet<string>, problems: Problems) => {
+function deriver(stages: Stages, { store, affected }: Checked, schemas: SchemaSet, problems: Problems) {
+  const { derive } = stages.derive;
+  const { settle } = stages.facts;
+  return (kinds: ReadonlySet<string>) => {
     derive(store, problems, new Set([...kinds].filter((kind) => !affected || affected.has(kind))));
     const stale = settle(store, schemas, affected, kinds);
     if (stale.size > 0) {
@@ -330,7 +333,7 @@ function lateKinds(
   stages: Stages,
   deriveAndSettle: ReturnType<typeof deriver>,
 ): LateKinds {
-  const [, , , , { readLate, setAside }] = stages;
+  const { readLate, setAside } = stages.facts;
   const entered = new Map(order.late.flatMap((kind) => store.valid(kind).map((e): [SourceFile, Entry] => [e.file, e])));
   return {
     order,
@@ -346,7 +349,7 @@ function lateKinds(
       }
       store.seal();
     },
-    done: () => deriveAndSettle(new Set([...order.late, ...order.after]), stage.problems),
+    done: () => deriveAndSettle(new Set([...order.late, ...order.after])),
   };
 }
 
@@ -355,7 +358,7 @@ function lateKinds(
  * late records, and of references outside a record's facts.
  */
 function failWithEveryProblem(ctx: Context, order: Order, late: LateKinds, stage: RecordStage, stages: Stages): never {
-  const [, , , , { unpark }] = stages;
+  const { unpark } = stages.facts;
   for (const kind of order.late) for (const _ of late.records(kind));
   late.done();
   for (const kind of stage.schemas.kinds.keys())

@@ -55,9 +55,10 @@ interface Listed {
 const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * The entries one and two levels into the data folder, hidden ones passed over, folders marked by a
- * trailing '/'. Read with readdir rather than a glob library: on a rebuild with nothing changed,
- * loading and running one was a tenth of the whole process (docs/PERFORMANCE.md).
+ * The files directly in the data folder, and the entries of each kind's folder (`<kind>/<name>`),
+ * hidden ones passed over, folders among them marked by a trailing '/'. Read with readdir rather
+ * than a glob library: on a rebuild with nothing changed, loading and running one was a seventh of
+ * what the build did beyond node's start (docs/PERFORMANCE.md).
  */
 function listNames(dataDir: string): string[] {
   const names: string[] = [];
@@ -67,7 +68,6 @@ function listNames(dataDir: string): string[] {
       names.push(kind.name);
       continue;
     }
-    names.push(`${kind.name}/`);
     for (const entry of fs.readdirSync(path.join(dataDir, kind.name), { withFileTypes: true })) {
       if (!entry.name.startsWith('.')) names.push(`${kind.name}/${entry.name}${entry.isDirectory() ? '/' : ''}`);
     }
@@ -92,7 +92,6 @@ export function listSources(dataDir: string): { sources: Listed[]; others: strin
   for (const name of names) {
     const slash = name.indexOf('/');
     const isDir = name.endsWith('/');
-    if (slash === name.length - 1) continue; // a kind's folder
     const isSource = !isDir && SOURCE_NAME.test(name.slice(slash + 1));
     if (slash < 0) {
       if (isSource) others.push(name);

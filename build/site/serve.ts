@@ -1,27 +1,23 @@
 // The local server: `serve-handler` (the request handler of the `serve` package) over the output
 // folder, with the rules a static host is given in its config: JSON for API paths, with or
 // without the trailing slash, CORS, a JSON 404, no listings, nothing outside the folder.
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import handler from 'serve-handler';
-import { NOT_FOUND_BODY } from '../paths.ts';
+import { NOT_FOUND_BODY, serveConfigFile } from '../paths.ts';
 
 const ALLOWED = 'GET, HEAD, OPTIONS';
 
+/**
+ * serve-handler's rules are those `npx serve dist` reads from the output's serve.json: one copy of
+ * them for both servers. Its rewrites match segments without a dot, so that a rewritten path
+ * (…/index.json) is never rewritten again.
+ */
 export const handlerConfig = (publicDir: string) => ({
+  ...(JSON.parse(fs.readFileSync(serveConfigFile, 'utf8')) as object),
   public: publicDir,
-  directoryListing: false,
-  cleanUrls: false,
-  symlinks: false,
   etag: true,
-  // Segments without a dot, so a rewritten path (…/index.json) is never rewritten again.
-  rewrites: [
-    { source: '/', destination: '/index.html' },
-    { source: '/api/v2', destination: '/api/v2/index.json' },
-    { source: '/api/v2/:kind([a-z0-9-]+)', destination: '/api/v2/:kind/index.json' },
-    { source: '/api/v2/:kind([a-z0-9-]+)/:key([a-z0-9-]+)', destination: '/api/v2/:kind/:key/index.json' },
-  ],
-  headers: [{ source: '**/*.json', headers: [{ key: 'Cache-Control', value: 'public, max-age=300' }] }],
 });
 
 function sendJson(res: http.ServerResponse, status: number, body: unknown) {
