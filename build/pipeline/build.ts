@@ -7,7 +7,8 @@ import { discover, stampOf, type SourceFile, type SourceStamp } from './discover
 import { hashText, readUnhashed } from './parse.ts';
 import { formatMemory, parseMemory, type Remembered } from '../incremental/memory.ts';
 import { openTree, readLive, readLiveHeader, readMemory, type Inputs, type Live, type Tree } from '../output/trees.ts';
-import { apiPaths, defaultDataDir, defaultOutDir, projectRoot } from '../paths.ts';
+import { apiPaths, defaultDataDir, defaultOutDir, hostRuleFiles, projectRoot, relativeTo } from '../paths.ts';
+import { explorerFiles, sourceHash as explorerSourceHash } from '../site/explorer.ts';
 import { BuildFailed, Problems } from '../report/problems.ts';
 import type { Entry, Store } from './store.ts';
 import type { OutputFile } from '../output/plan.ts';
@@ -24,16 +25,15 @@ import { CHECK_ON_THREADS_FROM } from '../tuning.ts';
  * rebuild that changes nothing is over sooner than they load.
  */
 const laterStages = async () => {
-  const [checkPool, derive, render, explorer, facts, order, resolve] = await Promise.all([
+  const [checkPool, derive, render, facts, order, resolve] = await Promise.all([
     import('./check-pool.ts'),
     import('./derive.ts'),
     import('./render.ts'),
-    import('../site/explorer.ts'),
     import('../incremental/facts.ts'),
     import('./order.ts'),
     import('./resolve.ts'),
   ]);
-  return { checkPool, derive, render, explorer, facts, order, resolve };
+  return { checkPool, derive, render, facts, order, resolve };
 };
 
 export interface BuildOptions {
@@ -89,8 +89,9 @@ export function schemaSet(): { schemas: SchemaSet; readonly validators: Validato
 }
 
 /**
- * What shapes the output, in one hash: the pipeline's code, the schemas and the locked versions of
- * the libraries. The entry points, tools and local server do not: editing them keeps every cache.
+ * What shapes the output, in one hash: the pipeline's code, the schemas, the locked versions of the
+ * libraries, the hosts' rule files copied into the output and the explorer page's sources. The
+ * entry points, tools and local server do not: editing them keeps every cache.
  */
 function toolFingerprint(): string {
   if (fingerprint) return fingerprint;
@@ -103,8 +104,10 @@ function toolFingerprint(): string {
     .readdirSync(path.join(projectRoot, 'schemas'))
     .filter((f) => f.endsWith('.json'))
     .map((f) => `schemas/${f}`);
-  const text = [...code, ...schemas, 'package-lock.json'].sort().map((f) => `${f}\n${fs.readFileSync(path.join(projectRoot, f), 'utf8')}`);
-  return (fingerprint = hashText(text.join('\n')));
+  const rules = hostRuleFiles.map(([, file]) => relativeTo(projectRoot, file));
+  const files = [...code, ...schemas, ...rules, 'package-lock.json'].sort();
+  const text = files.map((f) => `${f}\n${fs.readFileSync(path.join(projectRoot, f), 'utf8')}`);
+  return (fingerprint = hashText([...text, `explorer ${explorerSourceHash()}`].join('\n')));
 }
 let fingerprint: string | undefined;
 
@@ -254,7 +257,7 @@ async function compute(ctx: Context, src: Sources): Promise<BuildResult> {
     published: (live?.tool === ctx.tool && live.files()) || new Map<string, string>(),
     // A kind with no record read again or removed has the same members: its list is the live tree's.
     keptLists: read && new Set([...schemas.kinds.keys()].filter((kind) => !read.has(kind))),
-    extra: tree ? ctx.timed('explorer', await stages.explorer.explorerFiles()) : undefined,
+    extra: tree ? ctx.timed('explorer', await explorerFiles()) : undefined,
     onRecord: ctx.options.onProgress && ((done, total) => ctx.options.onProgress!({ stage: 'write', done, total })),
     late,
   });

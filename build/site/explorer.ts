@@ -36,7 +36,8 @@ function sources(): string[] {
   return [...own, configFile, path.join(projectRoot, 'build/site/colour.ts'), path.join(projectRoot, 'build/site/dev-status.ts')].sort();
 }
 
-function sourceHash(): string {
+/** A hash of everything the page is built from: what names its cached build, and part of the tool's fingerprint. */
+export function sourceHash(): string {
   const hash = createHash('sha256');
   const vite = fsSync.readFileSync(path.join(projectRoot, 'node_modules/vite/package.json'), 'utf8');
   hash.update(`vite ${JSON.parse(vite).version}\0`);
