@@ -24,21 +24,21 @@ export function makeDir(dir: string, created: string[]): void {
   if (first !== undefined) for (let d = dir; d.length >= first.length; d = path.dirname(d)) created.push(d);
 }
 
-/** Places a batch, making a missing folder when a file needs it; returns the paths that failed, and why. */
-export function placeBatch(ops: Op[], created: string[], made?: Set<string>): Array<[string, string]> {
+/**
+ * Places a batch; returns the paths that failed, and why. `ensure` makes each file's folder first
+ * (the writer's thread, which remembers the folders it made); without it, a folder is made, into
+ * `created`, when a file is found to need it.
+ */
+export function placeBatch(ops: Op[], created: string[], ensure?: (dir: string) => void): Array<[string, string]> {
   const failed: Array<[string, string]> = [];
   for (const op of ops) {
     try {
-      const dir = path.dirname(op.path);
-      if (made && !made.has(dir)) {
-        makeDir(dir, created);
-        made.add(dir);
-      }
+      ensure?.(path.dirname(op.path));
       try {
         placeOp(op);
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || made) throw err;
-        makeDir(dir, created);
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || ensure) throw err;
+        makeDir(path.dirname(op.path), created);
         placeOp(op);
       }
     } catch (err) {

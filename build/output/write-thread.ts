@@ -13,6 +13,11 @@ export function serve(): void {
   const port = parentPort!;
   const made = new Set<string>();
   const created: string[] = [];
+  const ensure = (dir: string) => {
+    if (made.has(dir)) return;
+    makeDir(dir, created);
+    made.add(dir);
+  };
   const answers = (workerData as { answers: MessagePort }).answers;
   const answer = (m: FromWriter) => answers.postMessage(m);
   port.on('message', (m: ToWriter) => {
@@ -21,12 +26,10 @@ export function serve(): void {
       answer({ failed: [] });
     } else if ('dirs' in m) {
       for (const dir of m.dirs) {
-        if (made.has(dir)) continue;
         try {
-          makeDir(dir, created);
-          made.add(dir);
+          ensure(dir);
         } catch {} // a file that needs the folder reports the failure
       }
-    } else answer({ failed: placeBatch(m.ops, created, made) });
+    } else answer({ failed: placeBatch(m.ops, created, ensure) });
   });
 }
