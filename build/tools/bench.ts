@@ -8,7 +8,8 @@
 // edit, a rebuild with nothing changed, and the runtime's own start. Without --against, the full
 // build is timed against the write floor (floor.mjs: the same folders, bytes and hard links, and
 // nothing else); with --against REV, every scenario is timed against that revision's build, run
-// from a git worktree of it. The two sides of a comparison take turns and the medians are compared.
+// from a git worktree of it. The two sides of a comparison take turns, each going first in every
+// other run, and the medians are compared.
 // Prints a markdown table and writes every figure as JSON to bench-results/bench.json.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -290,13 +291,23 @@ interface Stage {
 }
 
 /**
- * `runs` turns of the baseline then the measured side (base, new, base, new…), each into an output
+ * The order the sides take in run `i`: as given in even runs, reversed in odd ones. The disk's speed
+ * drifts within a scale (it settles for minutes after a large removal), and a side that always ran
+ * second would always meet the slower disk.
+ */
+const turnOrder = (i: number, count: number) => {
+  const order = Array.from({ length: count }, (_, k) => k);
+  return i % 2 === 0 ? order : order.reverse();
+};
+
+/**
+ * `runs` turns of the baseline and the measured side (base, new, new, base…), each into an output
  * of its own, kept until the scale is done: a removal would slow the runs after it.
  */
 async function alternate(stage: Stage, runs: number, sides: [(out: string) => Promise<Sample>, (out: string) => Promise<Sample>]) {
   const samples: [Sample[], Sample[]] = [[], []];
   for (let i = 0; i < runs; i++) {
-    for (const side of [0, 1] as const) samples[side].push(await sides[side](path.join(stage.dir, `out-${side}-${i}`)));
+    for (const side of turnOrder(i, 2) as Array<0 | 1>) samples[side].push(await sides[side](path.join(stage.dir, `out-${side}-${i}`)));
     stage.log(
       `scale ${stage.scale} full ${i + 1}/${runs}: ${(samples[0].at(-1)!.ms / 1000).toFixed(2)} s, ${(samples[1].at(-1)!.ms / 1000).toFixed(2)} s`,
     );
@@ -391,13 +402,13 @@ async function rebuildRuns(stage: Stage, sides: Contender[], runs: number, edit:
   const start: Sample[] = [];
   for (let i = 0; i < runs; i++) {
     start.push(await timeRuntimeStart());
-    for (const [k, side] of sides.entries()) noop[k]!.push(await timeBuild(side.checkout, stage.data, stage.kept.get(side)!));
+    for (const k of turnOrder(i, sides.length)) noop[k]!.push(await timeBuild(sides[k]!.checkout, stage.data, stage.kept.get(sides[k]!)!));
   }
   // The first edit after a clean build fills the second tree the output keeps: not counted.
   for (const side of sides) await editRun(stage, side, edit);
   const edits = sides.map((): Sample[] => []);
   for (let i = 0; i < runs; i++) {
-    for (const [k, side] of sides.entries()) edits[k]!.push(await editRun(stage, side, edit));
+    for (const k of turnOrder(i, sides.length)) edits[k]!.push(await editRun(stage, sides[k]!, edit));
     stage.log(`scale ${stage.scale} edit ${i + 1}/${runs}: ${edits.map((e) => `${(e.at(-1)!.ms / 1000).toFixed(2)} s`).join(', ')}`);
   }
   return { noop, start, edits };
