@@ -23,16 +23,51 @@ function hostUrl(env: NodeJS.ProcessEnv): string | undefined {
   return undefined;
 }
 
-/** An absolute http(s) address without a trailing slash; anything else is refused plainly. */
+/**
+ * The characters a url may hold as they are (RFC 3986: unreserved, sub-delimiters, ':', '@', '/',
+ * brackets for an IPv6 host), and '%' starting an escape. BASE_URL is written into every link as it
+ * is given, so anything else (a space, a quote, a letter beyond ASCII) would break every link.
+ */
+const URL_CHARACTER = /[A-Za-z0-9\-._~!$&'()*+,;=:@/[\]]|%[0-9A-Fa-f]{2}/y;
+
+/**
+ * An absolute http(s) address without a trailing slash, checked whole before any record is read;
+ * anything else is a usage error naming BASE_URL and what is wrong with it.
+ */
 export function checkBaseUrl(raw: string): string {
+  const refuse = (why: string) =>
+    new UsageError(`BASE_URL ${why}; it should look like https://example.org or https://example.org/api (got "${raw}")`);
+  const trimmed = raw.replace(/\/+$/, '');
+  if (/[?#]/.test(raw)) throw refuse('must not hold a query (?) or a fragment (#): records add their paths to it');
+  const bad = firstOutsideUrl(raw);
+  if (bad !== undefined) throw refuse(`may hold only characters a url holds, ${describeAt(raw, bad)} is not one (percent-encode it)`);
   let url: URL | undefined;
   try {
     url = new URL(raw);
   } catch {}
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
-    throw new UsageError(`BASE_URL must be an absolute http(s) address such as https://example.org, got "${raw}"`);
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) throw refuse('must be an absolute http(s) address');
+  if (url.username || url.password) throw refuse('must not hold a user name or password: every record would publish it');
+  const read = url.href.replace(/\/+$/, '');
+  if (read.toLowerCase() !== trimmed.toLowerCase() || /[[\]]/.test(url.pathname))
+    throw refuse(`is not written as a url is: it reads as "${read}"`);
+  return trimmed;
+}
+
+/** Where the first character a url cannot hold as it is stands in `raw`, if anywhere. */
+function firstOutsideUrl(raw: string): number | undefined {
+  for (let at = 0; at < raw.length; at = URL_CHARACTER.lastIndex) {
+    URL_CHARACTER.lastIndex = at;
+    if (!URL_CHARACTER.test(raw)) return at;
   }
-  return raw.replace(/\/+$/, '');
+  return undefined;
+}
+
+const NAMED: Record<string, string> = { ' ': 'a space', '"': 'a double quote', '%': 'a % not starting an escape such as %20' };
+
+function describeAt(raw: string, at: number): string {
+  const char = String.fromCodePoint(raw.codePointAt(at)!);
+  const code = `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  return `${NAMED[char] ?? `"${char}" (${code})`} at character ${at + 1}`;
 }
 
 /** A mistake in how the build was called, reported without a stack trace. */

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
 import { build, type BuildResult, type Progress } from '../pipeline/build.ts';
 import { UsageError } from '../config.ts';
+import { OutputFailed } from '../output/failure.ts';
 import { defaultDataDir } from '../paths.ts';
 import { BuildFailed, formatProblems, sortProblems } from '../report/problems.ts';
 import { formatGithub } from '../report/github.ts';
@@ -142,6 +143,10 @@ export async function main(argv: string[]): Promise<number> {
     if (err instanceof UsageError) {
       console.error(err.message);
       return 2;
+    }
+    if (err instanceof OutputFailed) {
+      console.error(`${err.message}\nthe build stopped; the output folder was left as it was`);
+      return 3;
     }
     console.error(`internal error: ${(err as Error).stack ?? err}`);
     return 2;

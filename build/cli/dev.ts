@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { createServer as createViteServer, type Plugin, type ViteDevServer } from 'vite';
 import { build } from '../pipeline/build.ts';
 import { UsageError } from '../config.ts';
+import { OutputFailed } from '../output/failure.ts';
 import { defaultDataDir, projectRoot } from '../paths.ts';
 import { BuildFailed, formatProblems } from '../report/problems.ts';
 import { createServer } from '../site/serve.ts';
@@ -120,10 +121,10 @@ async function buildApi({ dataDir, outDir, log }: BuildPlan, baseUrl: string, ve
   }
 }
 
-/** The problems in the data, a usage error's message, or the stack of anything unexpected. */
+/** The problems in the data, a usage error's or a refused write's message, or the stack of anything unexpected. */
 function failureText(err: unknown): string {
   if (err instanceof BuildFailed) return formatProblems(err.problems);
-  if (err instanceof UsageError) return err.message;
+  if (err instanceof UsageError || err instanceof OutputFailed) return err.message;
   return `internal error: ${(err as Error).stack ?? err}`;
 }
 

@@ -2,6 +2,7 @@
 import { build } from '../pipeline/build.ts';
 import { summary } from './build.ts';
 import { baseUrlFromEnv, portFromEnv, UsageError } from '../config.ts';
+import { OutputFailed } from '../output/failure.ts';
 import { defaultOutDir } from '../paths.ts';
 import { BuildFailed, formatProblems } from '../report/problems.ts';
 import { createServer, listen } from '../site/serve.ts';
@@ -13,6 +14,10 @@ try {
   if (err instanceof UsageError) {
     console.error(err.message);
     process.exit(2);
+  }
+  if (err instanceof OutputFailed) {
+    console.error(err.message);
+    process.exit(3);
   }
   if (!(err instanceof BuildFailed)) throw err;
   console.error(formatProblems(err.problems));

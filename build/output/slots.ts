@@ -145,8 +145,13 @@ export function manifestTexts(
 
 export async function putManifest(where: Layout, slot: Slot, texts: ManifestTexts): Promise<void> {
   const put = async (file: string, text: string) => {
-    await fs.writeFile(`${file}.tmp`, text);
-    await fs.rename(`${file}.tmp`, file);
+    try {
+      await fs.writeFile(`${file}.tmp`, text);
+      await fs.rename(`${file}.tmp`, file);
+    } catch (err) {
+      await fs.rm(`${file}.tmp`, { force: true });
+      throw err;
+    }
   };
   if (texts.memory !== undefined) await put(where.memory(slot), texts.memory);
   else await fs.rm(where.memory(slot), { force: true });

@@ -24,6 +24,7 @@ import {
 import { discard, layout, liveSlot, lock, manifestTexts, pruneEmptyDirs, putManifest, writeManifest } from './slots.ts';
 import type { Inputs, Layout, Live, Slot } from './slots.ts';
 import { Writer } from './writer.ts';
+import { OutputFailed, outputFailure, placingFailed } from './failure.ts';
 
 export { hashBody, type OutputFile } from './plan.ts';
 export { layout, readLive, readLiveHeader, readMemory, type Inputs, type Live } from './slots.ts';
@@ -101,8 +102,11 @@ async function findTrees(outDir: string, known: Live | undefined): Promise<Opene
  */
 export async function openTree(outDir: string, known?: Live, started?: Writer): Promise<Tree> {
   const where = layout(outDir);
-  await fs.mkdir(where.root, { recursive: true });
-  const unlock = await lock(where.lock);
+  const unlock = await makeFolder(where.root)
+    .then(() => lock(where.lock))
+    .catch((err) => {
+      throw outputFailure(err) ?? err;
+    });
   let trees: Opened;
   try {
     trees = await findTrees(outDir, known);
@@ -110,7 +114,7 @@ export async function openTree(outDir: string, known?: Live, started?: Writer): 
     await fs.mkdir(trees.tree, { recursive: true });
   } catch (err) {
     await unlock();
-    throw err;
+    throw outputFailure(err) ?? err;
   }
   const writer = started ?? new Writer();
   const madeDirs = new Set<string>();
@@ -139,6 +143,8 @@ export async function openTree(outDir: string, known?: Live, started?: Writer): 
         const result = await new Publisher(outDir, trees, writer).publish(id, files, plain, memory);
         done = true;
         return result;
+      } catch (err) {
+        throw outputFailure(err) ?? err;
       } finally {
         // A first build that fails leaves no trace (its tree is gone already).
         await close(!done && !trees.liveTree);
@@ -146,6 +152,16 @@ export async function openTree(outDir: string, known?: Live, started?: Writer): 
     },
     abort: () => close(true),
   };
+}
+
+/** Makes a folder and those above it. Node answers ENOENT for a read-only file system there: asked again without `recursive`, the system tells the cause. */
+async function makeFolder(dir: string): Promise<void> {
+  try {
+    await fs.mkdir(dir, { recursive: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') await fs.mkdir(dir);
+    throw err;
+  }
 }
 
 /** A path of the output (relative, with '/', as paths.ts makes them) inside a tree. */
@@ -184,7 +200,7 @@ class Publisher {
     try {
       for (const file of files) await this.take(file);
     } catch (err) {
-      await this.giveUp();
+      await this.giveUp(err);
       throw err;
     }
     const { liveManifest, liveFiles } = this.t;
@@ -243,7 +259,7 @@ class Publisher {
   /** The first failure, if any, without copying the list. */
   private failure(): Error | undefined {
     const first = this.writer.failed.entries().next();
-    return first.done ? undefined : new Error(`could not write ${first.value[0]}: ${first.value[1]}`);
+    return first.done ? undefined : placingFailed(first.value[0], first.value[1]);
   }
 
   private holds = (rel: string) => (this.made ??= this.lines.read()).has(rel);
@@ -259,7 +275,7 @@ class Publisher {
     await this.writer.flush();
     const failed = this.failure();
     if (failed) {
-      await this.giveUp();
+      await this.giveUp(failed);
       throw failed;
     }
     const gone = removals(this.t.existing, this.holds, !!liveFiles && this.shared === liveFiles.size, this.added);
@@ -292,10 +308,24 @@ class Publisher {
 
   /**
    * The build failed part way (a problem found while publishing, a failed write). A first build
-   * leaves nothing behind. Otherwise the files placed so far are recorded, so that the next build of
-   * this tree starts from them.
+   * leaves nothing behind, and neither does one the disk had no room for: its files would keep the
+   * space the author must now find. Otherwise the files placed so far are recorded, so that the
+   * next build of this tree starts from them.
    */
-  private async giveUp(): Promise<void> {
+  private async giveUp(err: unknown): Promise<void> {
+    const space = err instanceof OutputFailed && (err.code === 'ENOSPC' || err.code === 'EDQUOT');
+    // Recording is a courtesy to the next build: should it fail too, the tree is left without a
+    // manifest, and so is built again from nothing. The first failure is the one told.
+    await (space ? this.removeTree() : this.record()).catch(() => {});
+  }
+
+  private async removeTree(): Promise<void> {
+    await this.writer.flush().catch(() => {});
+    await fs.rm(this.t.where.manifest(this.t.slot), { force: true });
+    await fs.rm(this.t.tree, { recursive: true, force: true });
+  }
+
+  private async record(): Promise<void> {
     if (!this.diverged) return;
     await this.writer.flush().catch(() => {});
     const { tree, existing } = this.t;

@@ -54,30 +54,86 @@ interface Listed {
 
 const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** An entry of the data folder that is not read whatever its name, and why. */
+interface Refused {
+  name: string;
+  why: string;
+}
+
 /**
  * The files directly in the data folder, and the entries of each kind's folder (`<kind>/<name>`),
- * hidden ones passed over, folders among them marked by a trailing '/'. Read with readdir rather
- * than a glob library: on a rebuild with nothing changed, loading and running one was a seventh of
- * what the build did beyond node's start (docs/PERFORMANCE.md).
+ * hidden ones passed over, folders among them marked by a trailing '/'. Entries that are neither
+ * files nor folders, and links that lead out of the data folder, go to `refused`: a pull request
+ * must not make the build publish a file of the machine it runs on. Read with readdir rather than a
+ * glob library: on a rebuild with nothing changed, loading and running one was a seventh of what
+ * the build did beyond node's start (docs/PERFORMANCE.md).
  */
-function listNames(dataDir: string): string[] {
+function listNames(dataDir: string, refused: Refused[]): string[] {
   const names: string[] = [];
+  const within = insideOf(dataDir);
   for (const kind of fs.readdirSync(dataDir, { withFileTypes: true })) {
     if (kind.name.startsWith('.')) continue;
-    if (!isFolder(dataDir, kind)) {
-      names.push(kind.name);
-      continue;
-    }
-    for (const entry of fs.readdirSync(path.join(dataDir, kind.name), { withFileTypes: true })) {
-      if (!entry.name.startsWith('.')) names.push(`${kind.name}/${entry.name}${entry.isDirectory() ? '/' : ''}`);
+    const what = entryType(dataDir, kind, within);
+    if (typeof what === 'object') refused.push({ name: kind.name, why: what.why });
+    else if (what === 'file') names.push(kind.name);
+    else {
+      for (const entry of fs.readdirSync(path.join(dataDir, kind.name), { withFileTypes: true })) {
+        if (entry.name.startsWith('.')) continue;
+        const name = `${kind.name}/${entry.name}`;
+        const type = entryType(path.join(dataDir, kind.name), entry, within);
+        if (typeof type === 'object') refused.push({ name, why: type.why });
+        else names.push(type === 'folder' ? `${name}/` : name);
+      }
     }
   }
   return names;
 }
 
-/** A folder, or a link to one. */
-const isFolder = (dir: string, entry: fs.Dirent) =>
-  entry.isDirectory() || (entry.isSymbolicLink() && !!fs.statSync(path.join(dir, entry.name), { throwIfNoEntry: false })?.isDirectory());
+/** Whether a real path lies inside the data folder (whose own path may pass through links). */
+function insideOf(dataDir: string): (real: string) => boolean {
+  let root: string | undefined;
+  return (real) => {
+    root ??= path.join(fs.realpathSync(dataDir), '/');
+    return real.startsWith(root);
+  };
+}
+
+/** A file or a folder (a link to one inside the data folder counts as what it leads to), or why it is not read. */
+function entryType(dir: string, entry: fs.Dirent, within: (real: string) => boolean): 'file' | 'folder' | { why: string } {
+  if (!entry.isSymbolicLink()) return typeOf(entry);
+  const abs = path.join(dir, entry.name);
+  let real: string;
+  try {
+    real = fs.realpathSync(abs);
+  } catch {
+    return { why: `is a link to ${linkTarget(abs)}, which does not exist` };
+  }
+  if (!within(real)) return { why: `is a link to ${real}, outside the data folder: only what is inside it is read` };
+  return typeOf(fs.statSync(real));
+}
+
+const linkTarget = (abs: string) => {
+  try {
+    return fs.readlinkSync(abs);
+  } catch {
+    return 'nothing';
+  }
+};
+
+function typeOf(entry: fs.Dirent | fs.Stats): 'file' | 'folder' | { why: string } {
+  if (entry.isFile()) return 'file';
+  if (entry.isDirectory()) return 'folder';
+  const what = entry.isFIFO()
+    ? 'a FIFO (a named pipe)'
+    : entry.isSocket()
+      ? 'a socket'
+      : entry.isCharacterDevice()
+        ? 'a character device'
+        : entry.isBlockDevice()
+          ? 'a block device'
+          : 'neither a file nor a folder';
+  return { why: `is ${what}, not a file: only regular files are read` };
+}
 
 /**
  * The source files (`sources`, in path order: `type-x/…` before `type/…`, as the characters
@@ -85,8 +141,9 @@ const isFolder = (dir: string, entry: fs.Dirent) =>
  * In a kind's folder, anything but a source file; in the data folder itself, a source file. Only
  * source files are looked at.
  */
-export function listSources(dataDir: string): { sources: Listed[]; others: string[] } {
-  const names = listNames(dataDir).sort(byPath);
+export function listSources(dataDir: string): { sources: Listed[]; others: string[]; refused: Refused[] } {
+  const refused: Refused[] = [];
+  const names = listNames(dataDir, refused).sort(byPath);
   const sources: Listed[] = [];
   const others: string[] = [];
   for (const name of names) {
@@ -106,7 +163,7 @@ export function listSources(dataDir: string): { sources: Listed[]; others: strin
     if (stats?.isFile()) sources.push({ path: name, size: stats.size, mtimeMs: stats.mtimeMs });
     else if (stats) others.push(name);
   }
-  return { sources, others };
+  return { sources, others, refused };
 }
 
 /**
@@ -119,9 +176,17 @@ export function discover(dataDir: string, problems: Problems, known: ReadonlyMap
     throw new UsageError(`the data folder ${dataDir} does not exist (or is not a folder)`);
   const prefix = relativeTo(path.dirname(dataDir), dataDir);
   const root = path.join(dataDir, '/');
-  const { sources, others } = listSources(dataDir);
+  const { sources, others, refused } = listSources(dataDir);
   for (const name of others) problems.add(notRead(name, prefix));
-  if (sources.length === 0 && others.length === 0) {
+  for (const { name, why } of refused) {
+    const rel = prefix ? `${prefix}/${name}` : name;
+    problems.add({
+      ...fileStart(rel),
+      message: `the entry ${why}`,
+      hint: 'a record is a regular file inside the data folder; copy it in, or remove the entry',
+    });
+  }
+  if (sources.length === 0 && others.length === 0 && refused.length === 0) {
     problems.add({
       ...fileStart(prefix || '.'),
       message: 'the data folder holds no records',

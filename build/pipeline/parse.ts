@@ -1,10 +1,11 @@
 // Stage 2, parse: a source file's text to a value. js-yaml reads ordinary YAML; a document with
 // anchors (and so aliases) goes to `yaml`, which caps alias expansion, and so does one js-yaml
 // refuses, so that every YAML error is placed and worded by one library. JSON files are read as JSON.
+import { isUtf8 } from 'node:buffer';
 import { hash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { locate, positionAt, yaml } from '../report/locate.ts';
+import { locate, positionAt, yaml, type Position } from '../report/locate.ts';
 import { fileStart, type Problems } from '../report/problems.ts';
 import type { SourceFile } from './discover.ts';
 
@@ -29,8 +30,59 @@ export const hashText = (text: string) => hash('sha1', text, 'base64url');
 /** A text without the byte-order mark some editors put first. */
 export const withoutMark = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
 
-/** A source file's text, without a byte-order mark. */
-export const readText = (abs: string) => withoutMark(fs.readFileSync(abs, 'utf8'));
+/**
+ * A source file's text, without a byte-order mark. Bytes that are not UTF-8 are refused where they
+ * stand rather than decoded to U+FFFD: the record would be published changed.
+ */
+export function readText(abs: string): string {
+  const bytes = fs.readFileSync(abs);
+  if (!isUtf8(bytes)) throw new NotUtf8(bytes);
+  return withoutMark(bytes.toString('utf8'));
+}
+
+/** A source that is not UTF-8: where its first bad byte stands, and what to do. */
+export class NotUtf8 extends Error {
+  readonly position: Position;
+  readonly hint: string;
+  constructor(bytes: Buffer) {
+    const at = firstBadByte(bytes);
+    const value = bytes[at]!;
+    const byte = `0x${value.toString(16).toUpperCase().padStart(2, '0')}`;
+    super(`the file is not UTF-8: byte ${byte} does not begin a UTF-8 character`);
+    const before = bytes.subarray(0, at).toString('utf8');
+    this.position = positionAt(before, before.length);
+    const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+    const latin1 = value >= 0xa0 ? ` (${byte} is "${String.fromCharCode(value)}" in Latin-1, the likely encoding)` : '';
+    this.hint = utf16 ? 'the file is UTF-16: save it as UTF-8' : `save the file as UTF-8${latin1}`;
+  }
+}
+
+/** The offset of the first byte not part of a well-formed UTF-8 sequence (Unicode's table 3-7). */
+function firstBadByte(bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length;) {
+    const [length, low, high] = sequence(bytes[i]!);
+    if (length === 0) return i;
+    for (let k = 1; k < length; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || c < (k === 1 ? low : 0x80) || c > (k === 1 ? high : 0xbf)) return i;
+    }
+    i += length;
+  }
+  return 0;
+}
+
+/** The length of the sequence a byte begins, and the range its second byte must fall in; 0 if none. */
+function sequence(b: number): [length: number, low: number, high: number] {
+  if (b < 0x80) return [1, 0, 0];
+  if (b >= 0xc2 && b <= 0xdf) return [2, 0x80, 0xbf];
+  if (b === 0xe0) return [3, 0xa0, 0xbf];
+  if (b === 0xed) return [3, 0x80, 0x9f];
+  if (b >= 0xe1 && b <= 0xef) return [3, 0x80, 0xbf];
+  if (b === 0xf0) return [4, 0x90, 0xbf];
+  if (b >= 0xf1 && b <= 0xf3) return [4, 0x80, 0xbf];
+  if (b === 0xf4) return [4, 0x80, 0x8f];
+  return [0, 0, 0];
+}
 
 /** The text of a source file: the one held, or read again (for a problem's line number, say). */
 export function sourceText(file: SourceFile): string {
@@ -62,8 +114,9 @@ export function parseSource(file: SourceFile, problems: Problems): unknown {
       file.hash ??= hashText(text);
       value = parseText(text, file.rel, problems);
     } catch (err) {
+      if (err instanceof NotUtf8) problems.add({ file: file.rel, ...err.position, pointer: '', message: err.message, hint: err.hint });
       // A parser that gives up in its own way (a stack too deep, say) still gives a plain problem.
-      problems.add({ ...fileStart(file.rel), message: `the file could not be read: ${(err as Error).message}` });
+      else problems.add({ ...fileStart(file.rel), message: `the file could not be read: ${(err as Error).message}` });
     }
   }
   if (value !== null && typeof value === 'object' && !nestsWithin(value, MAX_DEPTH)) {

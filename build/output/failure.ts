@@ -1,0 +1,40 @@
+// When the machine refuses the output (a full disk, a folder that may not be written, a read-only
+// file system), the build ends with one message naming the path and the cause, in words, rather
+// than a stack: the data is not at fault and the author should not have to read code to see it.
+
+/** What each refusal means, in the words the message uses. */
+const CAUSES: Record<string, string> = {
+  ENOSPC: 'no space is left on the device',
+  EDQUOT: 'the disk quota is used up',
+  EACCES: 'permission denied',
+  EPERM: 'the operation is not permitted',
+  EROFS: 'the file system is read-only',
+  EIO: 'an input/output error',
+  EMFILE: 'too many files are open',
+  ENAMETOOLONG: 'the path is too long',
+  EFBIG: 'the file is too large for the file system',
+};
+
+/** The output could not be written; `dist` is as it was. */
+export class OutputFailed extends Error {
+  constructor(
+    readonly path: string,
+    readonly code: string,
+  ) {
+    super(`could not write ${path}: ${CAUSES[code] ?? code} (${code})`);
+  }
+}
+
+/** An error of the file system met while writing the output, as the one message to end with; otherwise undefined. */
+export function outputFailure(err: unknown, fallbackPath?: string): OutputFailed | undefined {
+  if (err instanceof OutputFailed) return err;
+  const { code, path } = (err ?? {}) as NodeJS.ErrnoException;
+  const where = path ?? fallbackPath;
+  return code && code in CAUSES && where ? new OutputFailed(where, code) : undefined;
+}
+
+/** A failure the writer reported for `path` as a message (`ENOSPC: no space left on device, write`). */
+export function placingFailed(path: string, message: string): Error {
+  const code = /^([A-Z]+):/.exec(message)?.[1];
+  return code && code in CAUSES ? new OutputFailed(path, code) : new Error(`could not write ${path}: ${message}`);
+}
