@@ -2,13 +2,13 @@
 // the page beside it, served by the real server. Screenshots go to test-results/.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { build } from '../build/pipeline/build.ts';
-import { explorerFiles, writeExplorer } from '../build/site/explorer.ts';
+import { explorerFiles } from '../build/site/explorer.ts';
 import { projectRoot } from '../build/paths.ts';
 import { typeColour } from '../build/site/sprites.ts';
-import { fixtureWorld, serve } from './helpers.ts';
+import { explorerSite, launchChromium, type ExplorerSite } from './browser.ts';
+import { serve } from './helpers.ts';
 
 const shots = path.join(projectRoot, 'test-results');
 const DESKTOP = { width: 1280, height: 800 };
@@ -16,25 +16,18 @@ const PHONE = { width: 390, height: 844 };
 /** Entries in the large list: more than any kind of the real data set holds. */
 const LARGE = 20_000;
 
-let world: Awaited<ReturnType<typeof fixtureWorld>>;
-let server: Awaited<ReturnType<typeof serve>>;
+let world: ExplorerSite['world'];
+let server: ExplorerSite;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 const errors: string[] = [];
 
 beforeAll(async () => {
-  world = await fixtureWorld();
-  // The data's urls keep the default BASE_URL (localhost:3000), not the test server's address:
-  // the page must map them to itself.
-  await build({ dataDir: world.data, outDir: world.out, baseUrl: 'http://localhost:3000' });
-  await writeExplorer(world.out);
-  server = await serve(world.out);
+  server = await explorerSite();
+  world = server.world;
   await fs.mkdir(shots, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  browser = await launchChromium();
   context = await browser.newContext({ viewport: DESKTOP });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
   page = await context.newPage();

@@ -93,3 +93,9 @@ export function record(kind: string, key: string): Promise<ApiRecord> {
 export function recordApiUrl(kind: string, key: string | number): string {
   return pageUrl(`${kind}/${key}/`);
 }
+
+/** Every record of a kind, in the list's order, fetched in parallel; each is kept like any other read. */
+export async function records(kind: string): Promise<ApiRecord[]> {
+  const { results } = await list(kind);
+  return Promise.all(results.map((ref) => record(kind, recordOf(ref.url)?.key ?? ref.name)));
+}

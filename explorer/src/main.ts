@@ -1,14 +1,20 @@
 // The explorer: pick a kind, search its records, open one, follow its links. Routes live in the
-// hash (`#/type`, `#/type?q=fi`, `#/type/10`), so any static host can serve the page.
+// hash (`#/type`, `#/type?q=fi`, `#/type/10`, `#/type-chart?generation=generation-i`), so any static
+// host can serve the page.
 import './style.css';
 import * as api from './api.ts';
 import { fill, h, label } from './dom.ts';
-import { addHero, displayName, renderRecord, routeOf, typeStyle } from './record.ts';
+import { renderTypeChart, type ChartType, type Era } from './chart.ts';
+import { renderEncounters } from './encounters.ts';
+import { addHero, displayName, renderRecord, routeOf, typeStyle, type RecordView } from './record.ts';
 import { prepare, search, type Entry } from './search.ts';
 import { watchBuild } from './status.ts';
+import type { Type } from '../../build/api-types.ts';
 
 /** Results drawn at once; more on request. Keeps the largest kinds as quick as the smallest. */
 const PAGE = 100;
+/** The type chart's route: not a kind, a view over every type. */
+const CHART = 'type-chart';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const layout = $<HTMLElement>('layout');
@@ -23,6 +29,7 @@ interface Route {
   kind?: string;
   key?: string;
   q?: string;
+  generation?: string;
 }
 
 const state = {
@@ -43,23 +50,26 @@ const state = {
 function parseHash(): Route {
   const m = /^#\/([a-z0-9-]+)?(?:\/([^?]+))?(?:\?(.*))?$/.exec(location.hash);
   if (!m) return {};
-  const q = new URLSearchParams(m[3] ?? '').get('q') ?? undefined;
-  return { kind: m[1], key: m[2] ? decodeURIComponent(m[2]) : undefined, q };
+  const params = new URLSearchParams(m[3] ?? '');
+  return {
+    kind: m[1],
+    key: m[2] ? decodeURIComponent(m[2]) : undefined,
+    q: params.get('q') ?? undefined,
+    generation: params.get('generation') ?? undefined,
+  };
 }
 
 async function route(): Promise<void> {
   const seq = ++state.seq;
-  const { kind, key, q } = parseHash();
+  const { kind, key, q, generation } = parseHash();
   if (!state.kinds.length) state.kinds = await api.kinds();
   fillKinds();
+  if (kind === CHART && state.kinds.includes('type')) {
+    leaveKinds('chart', 'Type chart · Creature Reference');
+    return showChart(generation, seq);
+  }
   if (!kind || !state.kinds.includes(kind)) {
-    layout.dataset.view = 'home';
-    kindSelect.value = '';
-    state.kind = '';
-    searchBox.value = '';
-    searchBox.disabled = true;
-    searchBox.placeholder = 'Pick a kind to search it';
-    document.title = 'Creature Reference · API explorer';
+    leaveKinds('home', 'Creature Reference · API explorer');
     return showHome();
   }
   layout.dataset.view = key ? 'record' : 'list';
@@ -70,6 +80,17 @@ async function route(): Promise<void> {
   markCurrent();
   if (key) await showRecord(kind, key, seq);
   else showKind(kind);
+}
+
+/** For the views that are not a kind's: no kind picked, nothing to search. */
+function leaveKinds(view: string, title: string): void {
+  layout.dataset.view = view;
+  kindSelect.value = '';
+  state.kind = '';
+  searchBox.value = '';
+  searchBox.disabled = true;
+  searchBox.placeholder = 'Pick a kind to search it';
+  document.title = title;
 }
 
 function fillKinds(): void {
@@ -157,6 +178,14 @@ function showHome(): void {
         { class: 'lede' },
         'A static JSON API built from plain YAML records. Pick a kind to browse it, search by name or id, and follow any reference to the record it names.',
       ),
+      state.kinds.includes('type')
+        ? h(
+            'p',
+            null,
+            h('a', { class: 'button', href: `#/${CHART}` }, 'Type chart'),
+            ' Every type against every type, now and in past generations.',
+          )
+        : null,
       h(
         'div',
         { class: 'kinds' },
@@ -195,7 +224,7 @@ async function showRecord(kind: string, key: string, seq: number): Promise<void>
     const record = await api.record(kind, key);
     if (seq !== state.seq) return;
     document.title = `${displayName(record)} · ${label(kind)} · Creature Reference`;
-    const article = renderRecord({ kind, record, apiUrl: api.recordApiUrl(kind, record.id), onCopy: copyText });
+    const article = renderRecord({ kind, record, apiUrl: api.recordApiUrl(kind, record.id), onCopy: copyText, ...extras(kind) });
     fill(view, article);
     void formSprite(record).then((url) => url && seq === state.seq && addHero(article, url, `${record.name ?? ''} front default`));
     state.key = String(record.id);
@@ -218,6 +247,42 @@ async function showRecord(kind: string, key: string, seq: number): Promise<void>
   } finally {
     view.removeAttribute('aria-busy');
   }
+}
+
+/** What a kind's record shows besides its fields: a type links to the chart, an area's encounters are tables by version. */
+function extras(kind: string): Pick<RecordView, 'parts' | 'links'> {
+  if (kind === 'type') return { links: [h('a', { class: 'button quiet', href: `#/${CHART}`, 'data-action': 'chart' }, 'Type chart')] };
+  if (kind === 'location-area') return { parts: { creature_encounters: renderEncounters } };
+  return {};
+}
+
+async function showChart(generation: string | undefined, seq: number): Promise<void> {
+  view.setAttribute('aria-busy', 'true');
+  try {
+    // Every type record at once, in parallel; the api module keeps them for the next visit.
+    const [types, generations] = await Promise.all([api.records('type'), api.records('generation')]);
+    if (seq !== state.seq) return;
+    const eras: Era[] = [
+      { label: 'Today' },
+      ...generations.sort((a, b) => a.id - b.id).map((g) => ({ name: g.name, id: g.id, label: displayName(g) })),
+    ];
+    const era = eras.find((e) => e.name === generation) ?? eras[0]!;
+    const onPick = (picked: Era) =>
+      history.replaceState(null, '', `#/${CHART}${picked.name ? `?generation=${encodeURIComponent(picked.name)}` : ''}`);
+    fill(view, renderTypeChart({ types: types.map(chartType), eras, era, onPick }));
+  } catch (err) {
+    if (seq !== state.seq) return;
+    fill(
+      view,
+      h('section', { class: 'kind-intro' }, h('h1', null, 'Could not load the type chart'), h('p', { class: 'lede' }, String(err))),
+    );
+  } finally {
+    view.removeAttribute('aria-busy');
+  }
+}
+
+function chartType(record: api.ApiRecord): ChartType {
+  return { ref: { name: record.name ?? String(record.id), url: api.recordApiUrl('type', record.id) }, record: record as unknown as Type };
 }
 
 /** The front sprite of a record's first form, for records (creatures) that list forms. */

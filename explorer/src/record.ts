@@ -196,9 +196,13 @@ export interface RecordView {
   record: ApiRecord;
   apiUrl: string;
   onCopy: (text: string) => Promise<boolean>;
+  /** Fields drawn their own way rather than as generic lists and tables. */
+  parts?: Record<string, (value: unknown) => HTMLElement>;
+  /** Links beside the record's buttons (a type's leads to the type chart). */
+  links?: HTMLElement[];
 }
 
-export function renderRecord({ kind, record, apiUrl, onCopy }: RecordView): HTMLElement {
+export function renderRecord({ kind, record, apiUrl, onCopy, parts = {}, links = [] }: RecordView): HTMLElement {
   const types = typeNames(kind, record);
   const accent = types[0] ? typeColour(types[0]) : undefined;
   const images = sprites(record);
@@ -211,7 +215,7 @@ export function renderRecord({ kind, record, apiUrl, onCopy }: RecordView): HTML
     if (k === 'id' || k === 'name' || k === 'sprites') continue;
     if (Array.isArray(v) && v.length === 0) empty.push(label(k));
     else if (isPlain(v)) facts.push(h('div', { class: 'fact' }, h('dt', null, label(k)), h('dd', null, valueOf(v))));
-    else sections.push(h('section', { class: 'part', 'data-field': k }, h('h2', null, label(k)), valueOf(v)));
+    else sections.push(h('section', { class: 'part', 'data-field': k }, h('h2', null, label(k)), (parts[k] ?? valueOf)(v)));
   }
 
   const copy = h('button', { class: 'button', type: 'button', 'data-action': 'copy' }, 'Copy API url');
@@ -250,7 +254,13 @@ export function renderRecord({ kind, record, apiUrl, onCopy }: RecordView): HTML
         'div',
         { class: 'actions' },
         h('code', { class: 'api-url', title: apiUrl }, apiUrl),
-        h('div', { class: 'buttons' }, copy, h('a', { class: 'button quiet', href: apiUrl, target: '_blank', rel: 'noopener' }, 'JSON')),
+        h(
+          'div',
+          { class: 'buttons' },
+          links,
+          copy,
+          h('a', { class: 'button quiet', href: apiUrl, target: '_blank', rel: 'noopener' }, 'JSON'),
+        ),
       ),
     ),
     images.length
