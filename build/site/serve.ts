@@ -60,10 +60,17 @@ export function createServer(publicDir: string): http.Server {
       return sendJson(res, 405, { detail: `Method "${req.method}" not allowed.` });
     }
     if (!safePath(req.url ?? '/')) return sendJson(res, 404, NOT_FOUND_BODY);
-    handler(req, res, config, methods as never).catch(() => {
-      if (!res.headersSent) sendJson(res, 500, { detail: 'Server error.' });
-      else res.destroy();
-    });
+    // `dist` is a link a build swaps to the tree it made. Resolved once per request, every file of
+    // an answer comes from one tree: serve-handler sizes a file and opens it in two steps, and
+    // through the link a swap between them sent one build's length with another build's bytes.
+    fs.promises.realpath(publicDir).then(
+      (tree) =>
+        handler(req, res, { ...config, public: tree }, methods as never).catch(() => {
+          if (!res.headersSent) sendJson(res, 500, { detail: 'Server error.' });
+          else res.destroy();
+        }),
+      () => sendJson(res, 404, NOT_FOUND_BODY), // nothing built yet
+    );
   });
 }
 
