@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createServer as createViteServer, type Plugin, type ViteDevServer } from 'vite';
 import { build } from '../pipeline/build.ts';
+import { listSources } from '../pipeline/discover.ts';
 import { UsageError } from '../config.ts';
 import { OutputFailed } from '../output/failure.ts';
 import { defaultDataDir, projectRoot } from '../paths.ts';
@@ -66,8 +67,12 @@ export async function startDev(options: DevOptions = {}): Promise<DevServer> {
   const built = new Promise<void>((resolve) => (firstBuild = resolve));
 
   const builds = coalesced(async () => {
+    const before = listing(plan.dataDir);
     status = await buildApi(plan, baseUrl, status.version + 1);
     vite?.ws.send({ type: 'custom', event: BUILD_EVENT, data: status });
+    // The watcher can miss a save: one made just after a file was replaced, while it watches the
+    // new file anew. The folder, listed again, shows it, and the build runs again.
+    if (listing(plan.dataDir) !== before) settle.call();
   });
   const settle = debounced(() => void builds.run(), SETTLE_MS);
   const onChange = (file: string) => {
@@ -92,6 +97,15 @@ export async function startDev(options: DevOptions = {}): Promise<DevServer> {
       await vite!.close();
     },
   };
+}
+
+/** The data folder's entries with their sizes and times, to compare: empty when it cannot be listed. */
+function listing(dataDir: string): string {
+  try {
+    return JSON.stringify(listSources(dataDir));
+  } catch {
+    return '';
+  }
 }
 
 /**

@@ -1,0 +1,124 @@
+// The dev loop under rapid saves: fifty saves within a second, some broken, some made as editors
+// make them (in place, by a rename over the file, by removing and writing it again). The dev server,
+// started as `npm run dev` starts it, does not crash; once the saves stop it answers a good state
+// that was saved and reports the problems of the last save; the next good save is served.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../build/paths.ts';
+import { STATUS_PATH, type BuildStatus } from '../build/site/dev-status.ts';
+import { fixtureWorld } from './helpers.ts';
+
+const SAVES = 50;
+const SPACING_MS = 18; // 50 saves in under a second
+
+let child: ChildProcess;
+let output = '';
+let url = '';
+let world: Awaited<ReturnType<typeof fixtureWorld>>;
+
+const getJson = async (pathname: string) => (await fetch(url + pathname, { cache: 'no-store' })).json();
+const status = () => getJson(STATUS_PATH) as Promise<BuildStatus>;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const started = performance.now();
+  while (performance.now() - started < timeoutMs) {
+    if (await check()) return;
+    await sleep(25);
+  }
+  throw new Error(`not within ${timeoutMs} ms; the dev server said:\n${output}`);
+}
+
+beforeAll(async () => {
+  world = await fixtureWorld();
+  child = spawn(process.execPath, ['build/launch.mjs', 'dev', '--data', world.data, '--port', '0', '--host', '127.0.0.1'], {
+    cwd: projectRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, BASE_URL: '' },
+  });
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  await until(async () => /explorer at (\S+)\//.test(output), 60_000);
+  url = /explorer at (\S+)\//.exec(output)![1]!;
+  await until(async () => (await status()).ok);
+}, 90_000);
+
+afterAll(async () => {
+  if (child.exitCode === null) {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  }
+});
+
+describe('npm run dev under rapid saves', () => {
+  it('survives fifty saves in a second, some broken, and ends on the last good state and the last problems', async () => {
+    const fire = path.join(world.data, 'type', 'fire.yaml');
+    const water = path.join(world.data, 'type', 'water.yaml');
+    const fireText = await fs.readFile(fire, 'utf8');
+    const waterText = await fs.readFile(water, 'utf8');
+    const brokenLine = fireText.split('\n').indexOf('  - name: Fire') + 1;
+    expect(brokenLine).toBeGreaterThan(0);
+    // Each good save sets the first game index to a value of its own, so the state served names its save.
+    const fireAt = (mark: number) => fireText.replace('- game_index: 10', `- game_index: ${mark}`);
+    const waterAt = (mark: number) => waterText.replace('- game_index: 11', `- game_index: ${mark}`);
+    const broken = fireText.replace('  - name: Fire\n', '  - name: Fire: Flame\n');
+    const goodFire = new Set([10]);
+    const goodWater = new Set([11]);
+
+    const started = performance.now();
+    for (let i = 0; i < SAVES; i++) {
+      const last = i === SAVES - 1;
+      if (last || i % 5 === 0) await fs.writeFile(fire, broken);
+      else if (i % 5 === 1) {
+        // As editors that write a copy and rename it over the file do.
+        const copy = path.join(world.root, `water-${i}.yaml`);
+        await fs.writeFile(copy, waterAt(2000 + i));
+        await fs.rename(copy, water);
+        goodWater.add(2000 + i);
+      } else if (i % 5 === 2 || i === SAVES - 2) {
+        await fs.rm(fire);
+        await fs.writeFile(fire, fireAt(1000 + i));
+        goodFire.add(1000 + i);
+      } else {
+        await fs.writeFile(fire, fireAt(1000 + i));
+        goodFire.add(1000 + i);
+      }
+      // Saves keep to their times whatever each took; the last two come together: the file removed
+      // and written again, then at once broken in place.
+      if (i !== SAVES - 2) await sleep(Math.max(0, started + (i + 1) * SPACING_MS - performance.now()));
+    }
+    console.log(`${SAVES} saves in ${Math.round(performance.now() - started)} ms`);
+
+    // Once the saves stop: the last build reports the last save's problem, and only it.
+    let settled: BuildStatus | undefined;
+    await until(async () => {
+      const now = await status();
+      const same = settled && now.version === settled.version;
+      settled = now;
+      if (!same) await sleep(500);
+      return !!same && !now.ok;
+    });
+    expect(settled!.problems).toEqual([expect.objectContaining({ file: 'data/type/fire.yaml', line: brokenLine })]);
+    expect(settled!.problems[0]!.message).toMatch(/YAML/);
+
+    // The API answers a good state that was saved, and whole.
+    const servedFire = await getJson('/api/v2/type/fire/');
+    const servedWater = await getJson('/api/v2/type/3/');
+    expect(goodFire).toContain(servedFire.game_indices[0].game_index);
+    expect(goodWater).toContain(servedWater.game_indices[0].game_index);
+
+    // No crash, and nothing the loop did not expect.
+    expect(child.exitCode).toBe(null);
+    expect(output).not.toContain('internal error');
+
+    // The next good save is served, and clears the problems.
+    await fs.writeFile(fire, fireAt(4242));
+    await until(async () => (await getJson('/api/v2/type/fire/')).game_indices[0].game_index === 4242);
+    const after = await status();
+    expect(after.ok).toBe(true);
+    expect(after.problems).toEqual([]);
+  }, 120_000);
+});
