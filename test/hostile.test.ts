@@ -114,7 +114,7 @@ describe('the command line', () => {
       },
     ).catch((e) => e);
     expect(base.code).toBe(2);
-    expect(base.stderr).toContain('BASE_URL must be an absolute http(s) address');
+    expect(base.stderr).toContain('BASE_URL may hold only characters a url holds, a space at character 4 is not one');
   });
 
   it('refuses a data folder that is not there (a typo) with exit code 2, and leaves the output as it was', async () => {

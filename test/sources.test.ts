@@ -7,7 +7,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { describe, expect, it, vi } from 'vitest';
 import { discover, listSources, type SourceFile } from '../build/pipeline/discover.ts';
-import { hashText, MAX_DEPTH, parseSource, parseText, readText, withoutMark } from '../build/pipeline/parse.ts';
+import { hashText, MAX_DEPTH, NotUtf8, parseSource, parseText, readText, withoutMark } from '../build/pipeline/parse.ts';
 import { Problems } from '../build/report/problems.ts';
 import { buildProblems, fixtureWorld, tempDir } from './helpers.ts';
 
@@ -95,8 +95,12 @@ describe('reading a source file', () => {
     // Read twice over, small after large: what a larger file was read with does not show.
     for (const name of [...Object.keys(texts), ...Object.keys(texts)]) {
       const abs = path.join(dir, name);
+      if (name === 'broken.yaml') continue;
       expect(readText(abs), name).toBe(withoutMark(fs.readFileSync(abs, 'utf8')));
     }
+    // Bytes that are not UTF-8 are refused at the first of them (the lone continuation byte), not replaced.
+    expect(() => readText(path.join(dir, 'broken.yaml'))).toThrow(NotUtf8);
+    expect(() => readText(path.join(dir, 'broken.yaml'))).toThrow('byte 0x80');
     expect(readText(path.join(dir, 'marked.yaml'))).toBe('id: 2\n');
     expect(() => readText(path.join(dir, 'missing.yaml'))).toThrow(/ENOENT/);
     expect(() => readText(dir)).toThrow(/EISDIR/);
