@@ -190,7 +190,7 @@ export interface Creature {
   id: number;
   name: string;
   /**
-   * The species' default creature; left out, true when the creature's id is its species' id.
+   * Whether this is its species' default creature.
    */
   is_default: boolean;
   species: NamedRef;
