@@ -3,7 +3,7 @@
 import './style.css';
 import * as api from './api.ts';
 import { fill, h, label } from './dom.ts';
-import { addHero, displayName, renderRecord, routeOf, typeStyle } from './record.ts';
+import { displayName, renderRecord, routeOf, typeStyle } from './record.ts';
 import { prepare, search, type Entry } from './search.ts';
 import { watchBuild } from './status.ts';
 
@@ -197,7 +197,6 @@ async function showRecord(kind: string, key: string, seq: number): Promise<void>
     document.title = `${displayName(record)} · ${label(kind)} · Creature Reference`;
     const article = renderRecord({ kind, record, apiUrl: api.recordApiUrl(kind, record.id), onCopy: copyText });
     fill(view, article);
-    void formSprite(record).then((url) => url && seq === state.seq && addHero(article, url, `${record.name ?? ''} front default`));
     state.key = String(record.id);
     markCurrent();
     if (layout.dataset.view === 'record' && window.matchMedia('(max-width: 760px)').matches) window.scrollTo(0, 0);
@@ -218,16 +217,6 @@ async function showRecord(kind: string, key: string, seq: number): Promise<void>
   } finally {
     view.removeAttribute('aria-busy');
   }
-}
-
-/** The front sprite of a record's first form, for records (creatures) that list forms. */
-async function formSprite(record: api.ApiRecord): Promise<string | undefined> {
-  const first = Array.isArray(record.forms) ? record.forms[0] : undefined;
-  const target = api.isNamedRef(first) ? api.recordOf(first.url) : undefined;
-  if (!target) return undefined;
-  const form = await api.record(target.kind, target.key).catch(() => undefined);
-  const sprites = form?.sprites as Record<string, unknown> | undefined;
-  return typeof sprites?.front_default === 'string' ? sprites.front_default : undefined;
 }
 
 async function copyText(text: string): Promise<boolean> {
