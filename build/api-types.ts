@@ -20,6 +20,11 @@ export type AthlonStatNatureChanges = {
 export type Names = LanguageName[];
 /**
  * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "CreatureSprite".
+ */
+export type CreatureSprite = string | null;
+/**
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
  * via the `definition` "StatMoveChanges".
  */
 export type StatMoveChanges = {
@@ -105,7 +110,6 @@ export interface LanguageName {
  */
 export interface Characteristic {
   id: number;
-  name: string;
   highest_stat: NamedRef;
   gene_modulo: number;
   descriptions: {
@@ -161,8 +165,20 @@ export interface CreatureSpecies {
    */
   gender_rate: number;
   has_gender_differences: boolean;
-  gender_required_to_evolve: NamedRef | null;
-  varieties: NamedRef[];
+  /**
+   * A baby: hatched from an egg, too young to breed.
+   */
+  is_baby: boolean;
+  is_legendary: boolean;
+  is_mythical: boolean;
+  /**
+   * Its creatures can switch between their forms.
+   */
+  forms_switchable: boolean;
+  varieties: {
+    is_default: boolean;
+    creature: NamedRef;
+  }[];
 }
 /**
  * A creature; its forms and its species.
@@ -173,11 +189,36 @@ export interface CreatureSpecies {
 export interface Creature {
   id: number;
   name: string;
+  /**
+   * Whether this is its species' default creature.
+   */
+  is_default: boolean;
   species: NamedRef;
   types: {
     slot: Int32;
     type: NamedRef;
   }[];
+  stats: {
+    base_stat: number;
+    /**
+     * The effort points a creature that defeats this one gains in the stat.
+     */
+    effort: number;
+    stat: NamedRef;
+  }[];
+  /**
+   * The images of the creature's default form, null where it has no such variant (or no default form).
+   */
+  sprites: {
+    back_default: CreatureSprite;
+    back_female: CreatureSprite;
+    back_shiny: CreatureSprite;
+    back_shiny_female: CreatureSprite;
+    front_default: CreatureSprite;
+    front_female: CreatureSprite;
+    front_shiny: CreatureSprite;
+    front_shiny_female: CreatureSprite;
+  };
   forms: NamedRef[];
 }
 /**
@@ -239,7 +280,6 @@ export interface Item {
   id: number;
   name: string;
   names: Names;
-  affected_stats: NamedRef[];
 }
 /**
  * A language that names are given in.
@@ -326,6 +366,18 @@ export interface Move {
   names: Names;
   type: NamedRef;
   damage_class: NamedRef;
+  /**
+   * The base power; null for a move that deals no damage of its own.
+   */
+  power: number | null;
+  /**
+   * The percent chance of hitting; null for a move that never misses.
+   */
+  accuracy: number | null;
+  /**
+   * How many times the move can be used (power points); null where it has no limit.
+   */
+  pp: number | null;
   stat_changes: {
     change: Int32;
     stat: NamedRef;
@@ -358,7 +410,7 @@ export interface Stat {
   id: number;
   name: string;
   game_index: Int32;
-  is_battle_only?: boolean;
+  is_battle_only: boolean;
   affecting_moves: {
     increase: StatMoveChanges;
     decrease: StatMoveChanges;

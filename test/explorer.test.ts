@@ -163,7 +163,7 @@ describe('explorer', () => {
     expect((await res.json()).name).toBe('water');
   });
 
-  test('a creature shows the sprite of its first form', async () => {
+  test('a creature shows its sprite, its default form’s', async () => {
     await page.goto(server.url + '/#/creature/1');
     await heading('Emberpup').waitFor();
     await page.waitForFunction(() => {

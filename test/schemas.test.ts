@@ -124,6 +124,25 @@ describe('source format', () => {
     }
   });
 
+  it('keeps source-only fields in the source and out of the response and the published schemas', () => {
+    const unpublished = [...schemas.kinds.values()].flatMap((info) => info.unpublished.map((field) => `${info.kind}.${field}`));
+    expect(unpublished.sort()).toEqual(['characteristic.name', 'creature-species.gender_required_to_evolve', 'item.affected_stats']);
+    for (const key of unpublished) {
+      const [kind, field] = key.split('.') as [string, string];
+      const info = schemas.kinds.get(kind)!;
+      expect(info.source.properties[field], key).toBeDefined();
+      expect(info.response.properties[field], key).toBeUndefined();
+      expect(info.response.required, key).not.toContain(field);
+      const published = schemas.documents.get(`${kind}.json`)!;
+      expect(published.properties[field], key).toBeUndefined();
+      expect(published.required, key).not.toContain(field);
+    }
+    // A list the author may leave out, as any other; a nullable reference defaults to null.
+    expect(schemas.kinds.get('item')!.source.properties.affected_stats.default).toEqual([]);
+    expect(schemas.kinds.get('creature-species')!.source.required).not.toContain('gender_required_to_evolve');
+    expect(schemas.kinds.get('item')!.refSites).toContainEqual({ path: ['affected_stats', '*'], kind: 'stat' });
+  });
+
   it('writes references as a name or an id, and requires id and a slug name', () => {
     const source = schemas.kinds.get('version')!.source;
     expect(source.required).toEqual(expect.arrayContaining(['id', 'name', 'version_group']));

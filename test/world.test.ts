@@ -102,7 +102,8 @@ describe('the shipped world: size and shape', () => {
   it('gives no two records of a kind the same name, nor the same English name', () => {
     for (const kind of Object.keys(result.records)) {
       const list = records(kind);
-      expect(new Set(list.map((r) => r.name)).size, kind).toBe(list.length);
+      const listed = readJson(apiPaths.list(kind)).results as Rec[]; // a characteristic's name is in its list only
+      expect(new Set(names(listed)).size, kind).toBe(list.length);
       expect(new Set(list.map((r) => r.id)).size, kind).toBe(list.length);
       const english = list.map((r) => (r.names as Rec[] | undefined)?.find((n) => n.language.name === 'en')?.name).filter(Boolean);
       expect(new Set(english).size, `${kind} English names`).toBe(english.length);
@@ -243,7 +244,10 @@ describe('creatures and their forms', () => {
     for (const creature of records('creature')) {
       const sp = species.get(creature.species.name);
       expect(sp, creature.name).toBeDefined();
-      expect(names(sp!.varieties), creature.name).toContain(creature.name);
+      expect(sp!.varieties, creature.name).toContainEqual({
+        is_default: creature.is_default,
+        creature: { name: creature.name, url: `${BASE}/api/v2/creature/${creature.id}/` },
+      });
       const forms = formsOf.get(creature.name) ?? [];
       expect(
         forms.filter((f) => f.is_default),
@@ -251,6 +255,38 @@ describe('creatures and their forms', () => {
       ).toHaveLength(1);
       expect(names(creature.forms).sort(), creature.name).toEqual(names(forms).sort());
     }
+  });
+
+  it('gives every species one default variety, whose images are its default form’s', () => {
+    const forms = named('creature-form');
+    const creatures = named('creature');
+    for (const species of records('creature-species')) {
+      const defaults = species.varieties.filter((v: Rec) => v.is_default);
+      expect(defaults, species.name).toHaveLength(1);
+      const creature = creatures.get(defaults[0].creature.name)!;
+      expect(creature.id, species.name).toBe(species.id);
+      const form = forms.get(creature.forms.find((f: Rec) => forms.get(f.name)!.is_default).name)!;
+      expect(creature.sprites, creature.name).toEqual(form.sprites);
+    }
+  });
+
+  it('gives every creature a base stat and effort for each of the six stats that are not battle-only', () => {
+    const stats = records('stat').filter((s) => !s.is_battle_only);
+    for (const creature of records('creature')) {
+      expect(names(creature.stats.map((s: Rec) => s.stat)).sort(), creature.name).toEqual(names(stats).sort());
+      for (const s of creature.stats) expect(s.base_stat > 0 && s.effort >= 0 && s.effort <= 3, creature.name).toBe(true);
+      expect(
+        creature.stats.some((s: Rec) => s.effort > 0),
+        creature.name,
+      ).toBe(true);
+    }
+  });
+
+  it('has baby, legendary and mythical species, none two of those at once', () => {
+    const species = records('creature-species');
+    for (const flag of ['is_baby', 'is_legendary', 'is_mythical', 'forms_switchable'])
+      expect(species.filter((s) => s[flag] === true).length, flag).toBeGreaterThan(0);
+    for (const s of species) expect([s.is_baby, s.is_legendary, s.is_mythical].filter(Boolean).length, s.name).toBeLessThanOrEqual(1);
   });
 
   it('has cosmetic, battle-only and mega forms, each with one or two typed slots', () => {
@@ -353,6 +389,8 @@ describe('moves, natures, items and stats', () => {
     for (const move of moves) {
       expect(move.type?.name, move.name).toBeTruthy();
       expect(move.damage_class?.name, move.name).toBeTruthy();
+      expect(move.power === null, move.name).toBe(move.damage_class.name === 'status');
+      expect(move.pp, move.name).toBeGreaterThan(0);
       for (const c of move.stat_changes) {
         const side = c.change > 0 ? 'increase' : 'decrease';
         expect(stats.get(c.stat.name)!.affecting_moves[side], move.name).toContainEqual({
@@ -406,10 +444,12 @@ describe('moves, natures, items and stats', () => {
 
   it('lists the items that affect a stat under that stat', () => {
     const stats = named('stat');
-    const affecting = records('item').filter((i) => i.affected_stats.length > 0);
+    // An item's affected_stats is written in its source only: the stats publish it.
+    const affecting = sources('item').filter(({ data }) => (data.affected_stats ?? []).length > 0);
     expect(affecting.length).toBeGreaterThanOrEqual(5);
-    for (const item of affecting)
-      for (const s of item.affected_stats) expect(names(stats.get(s.name)!.affecting_items), item.name).toContain(item.name);
+    for (const { data: item } of affecting)
+      for (const s of item.affected_stats) expect(names(stats.get(s)!.affecting_items), item.name).toContain(item.name);
+    for (const item of records('item')) expect(item.affected_stats, item.name).toBeUndefined();
   });
 
   it('has the 8 stats, the last two battle-only, the others with their characteristics', () => {
@@ -453,21 +493,24 @@ describe('genders', () => {
 
   it('lists under required_for_evolution the species that need that gender, which the family can have', () => {
     const genders = named('gender');
-    const species = records('creature-species');
-    const needing = species.filter((s) => s.gender_required_to_evolve !== null);
+    // The gender a species needs is written in its source only: the genders publish it.
+    const needing = sources('creature-species')
+      .map(({ data }) => data)
+      .filter((s) => s.gender_required_to_evolve);
     expect(needing.length).toBeGreaterThan(0);
     for (const g of genders.values()) {
       expect(names(g.required_for_evolution).sort(), g.name).toEqual(
-        names(needing.filter((s) => s.gender_required_to_evolve.name === g.name)).sort(),
+        names(needing.filter((s) => s.gender_required_to_evolve === g.name)).sort(),
       );
     }
     for (const s of needing) {
-      const g = s.gender_required_to_evolve.name;
+      const g = s.gender_required_to_evolve;
       expect(
         g === 'female' ? s.gender_rate >= 1 : g === 'male' ? s.gender_rate >= 0 && s.gender_rate <= 7 : s.gender_rate === -1,
         s.name,
       ).toBe(true);
     }
+    for (const s of records('creature-species')) expect(s.gender_required_to_evolve, s.name).toBeUndefined();
   });
 });
 

@@ -4,7 +4,7 @@
 // comes out the same — which is what lets a rebuild leave unchanged records unread (facts.ts), and
 // a test holds each derivation to its word.
 import { pointerOf, type Problems } from '../report/problems.ts';
-import { formSprites, typeIcons } from '../site/sprites.ts';
+import { FORM_SPRITE_KEYS, formSprites, typeIcons } from '../site/sprites.ts';
 import type { Data, Entry, Store } from './store.ts';
 import { at } from './parse.ts';
 
@@ -199,6 +199,20 @@ function damageRelations(ctx: Context): void {
 
 const chartReads = { type: ['damage_relations', 'past_damage_relations'] };
 
+// --- creatures ---------------------------------------------------------------------------------
+
+/** As the author says; left out, the creature whose id is its species' id is the default, as PokeAPI numbers them. */
+function isDefaultCreature(store: Store, creature: Entry): boolean {
+  const written = creature.data.is_default;
+  return typeof written === 'boolean' ? written : store.target(creature.data.species)?.id === creature.id;
+}
+
+/** A creature's images are its default form's (PokeAPI gives both the same files); null without one. */
+function creatureSprites(store: Store, form: Entry | undefined): Data {
+  if (!form) return Object.fromEntries(FORM_SPRITE_KEYS.map((key) => [key, null]));
+  return Object.fromEntries(formSprites(store, form).map((s) => [s.key, s.path && store.urls.file(s.path)]));
+}
+
 // --- the derivations, by kind and field --------------------------------------------------------
 
 export const derivations: Record<string, Derivation> = {
@@ -336,7 +350,36 @@ export const derivations: Record<string, Derivation> = {
   'version-group.versions': simpleInverse('version-group', 'versions', 'version', 'version_group'),
   'move-damage-class.moves': simpleInverse('move-damage-class', 'moves', 'move', 'damage_class'),
   'creature.forms': simpleInverse('creature', 'forms', 'creature-form', 'creature'),
-  'creature-species.varieties': simpleInverse('creature-species', 'varieties', 'creature', 'species'),
+  'creature.is_default': {
+    reads: { creature: ['species', 'is_default'] },
+    run: ({ store }) => {
+      for (const creature of store.valid('creature')) creature.data.is_default = isDefaultCreature(store, creature);
+    },
+  },
+  'creature.sprites': {
+    reads: {
+      'creature-form': ['creature', 'is_default'],
+      creature: ['species'],
+      'creature-species': ['gender_rate', 'has_gender_differences'],
+    },
+    run: ({ store }) => {
+      const defaults = new Map<Entry, Entry>();
+      for (const form of store.valid('creature-form')) {
+        const creature = store.target(form.data.creature);
+        if (creature && form.data.is_default === true && !defaults.has(creature)) defaults.set(creature, form);
+      }
+      for (const creature of store.valid('creature')) creature.data.sprites = creatureSprites(store, defaults.get(creature));
+    },
+  },
+  'creature-species.varieties': {
+    reads: { creature: ['species', 'is_default'] },
+    run: ({ store }) => {
+      const map = inverse(store, 'creature', (d) => [d.species]);
+      for (const species of store.valid('creature-species')) {
+        species.data.varieties = (map.get(species) ?? []).map((c) => ({ is_default: isDefaultCreature(store, c), creature: store.ref(c) }));
+      }
+    },
+  },
   'location.areas': simpleInverse('location', 'areas', 'location-area', 'location'),
 };
 

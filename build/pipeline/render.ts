@@ -10,7 +10,7 @@ import type { SchemaSet } from '../schemas/schemas.ts';
 import { formSprites, renderFormSprite, renderTypeIcon, typeIcons } from '../site/sprites.ts';
 import { unpark, type Context } from '../incremental/facts.ts';
 import type { Order } from './order.ts';
-import type { Entry, Store } from './store.ts';
+import type { Data, Entry, Store } from './store.ts';
 import type { Validators } from '../schemas/validators.ts';
 import { at } from './parse.ts';
 import { serialise } from './serialise.ts';
@@ -112,7 +112,7 @@ function* recordFiles(
   progress: { done: number; total: number; onRecord?: EmitOptions['onRecord'] },
 ): Generator<OutputFile> {
   const { problems, pretty, published } = ctx;
-  const byName = ctx.schemas.kinds.get(kind)!.byName;
+  const { byName, unpublished } = ctx.schemas.kinds.get(kind)!;
   const validate = ctx.validators.response.get(kind)!;
   for (const entry of entries) {
     if (progress.onRecord && ++progress.done % 250 === 0) progress.onRecord(progress.done, progress.total);
@@ -125,8 +125,9 @@ function* recordFiles(
     }
     const idPath = apiPaths.record(kind, entry.id);
     const before = problems.count;
-    const data = entry.partial ? unpark(entry, ctx) : entry.data;
-    if (!data || problems.count > before) continue; // its own problems say what is wrong with it
+    const whole = entry.partial ? unpark(entry, ctx) : entry.data;
+    if (!whole || problems.count > before) continue; // its own problems say what is wrong with it
+    const data = unpublished.length ? withoutFields(whole, unpublished) : whole;
     const body = serialise(data, pretty);
     const hash = hashBody(body);
     if (published.get(idPath) !== hash && !validate(data)) {
@@ -145,6 +146,13 @@ function* recordFiles(
     yield { rel: idPath, body, hash };
     if (byName) yield { rel: apiPaths.record(kind, entry.name), body, hash, sameAs: idPath };
   }
+}
+
+/** A copy of a record without the fields only its source has. */
+function withoutFields(data: Data, fields: readonly string[]): Data {
+  const out = { ...data };
+  for (const field of fields) delete out[field];
+  return out;
 }
 
 /** A kind's list of all its records, made once its records are published. */

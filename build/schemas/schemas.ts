@@ -8,6 +8,9 @@
 //   x-source: "omit"     derived by the build; an author never writes it
 //   x-source: "optional" derived (or defaulted) by the build when the author leaves it out
 //   x-source: {pick}     the author writes any of the listed fields; the build completes the rest
+//   x-source: "only"     (a record's top-level field) the author writes it and derivations read it,
+//                        but it is never published: the source schema has it, the response schema,
+//                        the published schemas, the types and the OpenAPI document do not
 //   x-lookup: ["id"]     (root) the record is published by id only; default is by id and by name
 // A list the response requires may be left out of a source record; it is then empty.
 import fs from 'node:fs';
@@ -37,39 +40,69 @@ export interface KindInfo {
   byName: boolean;
   /** Top-level fields the build derives entirely. */
   derived: string[];
+  /** Top-level fields only the source has (`x-source: "only"`): read by derivations, never published. */
+  unpublished: string[];
 }
 
 export interface SchemaSet {
-  /** Raw schema documents keyed by their $id (`type.json`, `common.json`, …). */
+  /** The published schema documents keyed by their $id (`type.json`, `common.json`, …): source-only fields left out. */
   documents: Map<string, Schema>;
   kinds: Map<string, KindInfo>;
 }
 
 export function loadSchemas(dir = schemasDir): SchemaSet {
-  const documents = new Map<string, Schema>();
+  const written = new Map<string, Schema>();
   for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
     const doc = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as Schema;
-    documents.set(doc.$id ?? file, doc);
+    written.set(doc.$id ?? file, doc);
   }
+  const documents = new Map([...written].map(([id, doc]) => [id, published(id, doc)]));
   const kinds = new Map<string, KindInfo>();
-  for (const [id, doc] of documents) {
+  for (const [id, doc] of written) {
     if (id === 'common.json') continue;
     const kind = id.replace(/\.json$/, '');
-    const response = inline(documents, id, doc);
-    const source = sourceSchema(response);
+    // The source format and the places of references come from every field, published or not.
+    const whole = inline(written, id, doc);
     kinds.set(kind, {
       kind,
       title: doc.title,
-      response,
-      source,
-      refSites: refSites(response),
+      response: published(id, whole),
+      source: sourceSchema(whole),
+      refSites: refSites(whole),
       byName: !(doc['x-lookup'] && !doc['x-lookup'].includes('name')),
-      derived: Object.entries(response.properties as Schema)
-        .filter(([, s]) => s['x-source'] === 'omit')
-        .map(([k]) => k),
+      derived: fieldsMarked(doc, 'omit'),
+      unpublished: fieldsMarked(doc, 'only'),
     });
   }
   return { documents, kinds };
+}
+
+/** The top-level fields whose `x-source` is `mode`. */
+function fieldsMarked(doc: Schema, mode: string): string[] {
+  return Object.entries((doc.properties ?? {}) as Schema)
+    .filter(([, s]) => s['x-source'] === mode)
+    .map(([k]) => k);
+}
+
+/** A schema document as published: without its source-only fields, which only a record's top level may have. */
+function published(docId: string, doc: Schema): Schema {
+  assertOnlyAtTop(docId, doc, true);
+  const only = fieldsMarked(doc, 'only');
+  if (only.length === 0) return doc;
+  const properties = Object.fromEntries(Object.entries(doc.properties as Schema).filter(([k]) => !only.includes(k)));
+  return { ...doc, properties, required: (doc.required ?? []).filter((k: string) => !only.includes(k)) };
+}
+
+function assertOnlyAtTop(docId: string, node: any, top: boolean): void {
+  if (!node || typeof node !== 'object') return;
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'properties' && value && typeof value === 'object') {
+      for (const [name, sub] of Object.entries(value as Schema)) {
+        if (!top && sub?.['x-source'] === 'only') throw new Error(`schema ${docId}: x-source "only" is for a record's top-level fields (${name})`);
+        assertOnlyAtTop(docId, sub, false);
+      }
+    } else assertOnlyAtTop(docId, value, false);
+  }
 }
 
 /** Replace every $ref by a copy of its target; keywords beside the $ref win over the target's. */
@@ -150,7 +183,7 @@ function toSource(node: Schema): Schema {
         if (mode === 'optional' || (mode && typeof mode === 'object')) required.delete(name);
         props[name] = toSource(sub);
         // A list may be left out of a source record: it is then empty.
-        if (!mode && sub.type === 'array' && required.delete(name)) props[name] = { ...props[name], default: [] };
+        if ((!mode || mode === 'only') && sub.type === 'array' && required.delete(name)) props[name] = { ...props[name], default: [] };
       }
       if (pick) for (const name of pick) required.delete(name);
       out.properties = props;

@@ -229,15 +229,27 @@ function addCharacteristics(add: Add, stats: Rec[]): void {
 
 function addMoves(add: Add, r: Random, count: number, { battleTypes, classes, stats }: Vocabulary): void {
   for (let i = 0; i < count; i++) {
+    const type = r.pick(battleTypes).name;
+    const damageClass = r.pick(classes).name;
     add('move', {
       id: i + 1,
       name: `move-${pad(i + 1)}`,
       names: names(`Move ${i + 1}`),
-      type: r.pick(battleTypes).name,
-      damage_class: r.pick(classes).name,
+      type,
+      damage_class: damageClass,
       stat_changes: i % 7 === 0 ? [{ change: r.pick([-2, -1, 1, 2]), stat: r.pick(stats).name }] : [],
+      ...moveNumbers(i, damageClass === 'status'),
     });
   }
+}
+
+/** A move's power, accuracy and pp, from its index (not the seeded sequence, which they would shift). */
+function moveNumbers(i: number, status: boolean): { power: number | null; accuracy: number | null; pp: number } {
+  return {
+    power: status ? null : 40 + (i % 17) * 5,
+    accuracy: i % 6 === 0 ? null : 100 - (i % 4) * 5,
+    pp: 5 + (i % 8) * 5,
+  };
 }
 
 function addItems(add: Add, r: Random, count: number, stats: Rec[]): Rec[] {
@@ -262,6 +274,10 @@ function addCreatures(add: Add, r: Random, count: number, battleTypes: Rec[]): R
       gender_rate: rate,
       has_gender_differences: rate >= 1 && rate <= 7 && i % 5 === 0,
       ...(i % 50 === 0 && rate >= 1 && rate <= 7 ? { gender_required_to_evolve: 'female' } : {}),
+      // PokeAPI's proportions, about: one species in 20 a baby, in 25 legendary, in 40 mythical.
+      is_baby: i % 20 === 7,
+      is_legendary: i % 25 === 11,
+      is_mythical: i % 40 === 23,
     });
   });
   return species.map((s, i) => {
@@ -272,8 +288,18 @@ function addCreatures(add: Add, r: Random, count: number, battleTypes: Rec[]): R
       name: `creature-${pad(i + 1)}`,
       species: s.name,
       types: [{ slot: 1, type: t1 }, ...(t2 && t2 !== t1 ? [{ slot: 2, type: t2 }] : [])],
+      stats: baseStats(i),
     });
   });
+}
+
+/** A creature's six base stats and effort points, from its index (not the seeded sequence, which they would shift). */
+function baseStats(i: number): Array<{ base_stat: number; effort: number; stat: string }> {
+  return STATS.slice(0, 6).map((stat, k) => ({
+    base_stat: 20 + ((i * 31 + k * 17) % 131),
+    effort: k === i % 6 ? 1 + (i % 3) : 0,
+    stat,
+  }));
 }
 
 /** The default form of every creature, then extra forms of random creatures, some of them megas. */

@@ -6,7 +6,7 @@ import * as api from './api.ts';
 import { fill, h, label } from './dom.ts';
 import { renderTypeChart, type ChartType, type Era } from './chart.ts';
 import { renderEncounters } from './encounters.ts';
-import { addHero, displayName, renderRecord, routeOf, typeStyle, type RecordView } from './record.ts';
+import { displayName, renderRecord, routeOf, typeStyle, type RecordView } from './record.ts';
 import { prepare, search, type Entry } from './search.ts';
 import { watchBuild } from './status.ts';
 import type { Type } from '../../build/api-types.ts';
@@ -226,7 +226,6 @@ async function showRecord(kind: string, key: string, seq: number): Promise<void>
     document.title = `${displayName(record)} · ${label(kind)} · Creature Reference`;
     const article = renderRecord({ kind, record, apiUrl: api.recordApiUrl(kind, record.id), onCopy: copyText, ...extras(kind) });
     fill(view, article);
-    void formSprite(record).then((url) => url && seq === state.seq && addHero(article, url, `${record.name ?? ''} front default`));
     state.key = String(record.id);
     markCurrent();
     if (layout.dataset.view === 'record' && window.matchMedia('(max-width: 760px)').matches) window.scrollTo(0, 0);
@@ -283,16 +282,6 @@ async function showChart(generation: string | undefined, seq: number): Promise<v
 
 function chartType(record: api.ApiRecord): ChartType {
   return { ref: { name: record.name ?? String(record.id), url: api.recordApiUrl('type', record.id) }, record: record as unknown as Type };
-}
-
-/** The front sprite of a record's first form, for records (creatures) that list forms. */
-async function formSprite(record: api.ApiRecord): Promise<string | undefined> {
-  const first = Array.isArray(record.forms) ? record.forms[0] : undefined;
-  const target = api.isNamedRef(first) ? api.recordOf(first.url) : undefined;
-  if (!target) return undefined;
-  const form = await api.record(target.kind, target.key).catch(() => undefined);
-  const sprites = form?.sprites as Record<string, unknown> | undefined;
-  return typeof sprites?.front_default === 'string' ? sprites.front_default : undefined;
 }
 
 async function copyText(text: string): Promise<boolean> {

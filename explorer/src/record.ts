@@ -289,13 +289,6 @@ export function renderRecord({ kind, record, apiUrl, onCopy, parts = {}, links =
   );
 }
 
-/** Puts a sprite in the header of a record that has none of its own (a creature shows its form's). */
-export function addHero(article: HTMLElement, url: string, alt: string): void {
-  const head = article.querySelector('.record-head');
-  if (!head || head.querySelector('.hero')) return;
-  head.prepend(h('img', { class: 'hero', src: localUrl(url), alt, width: 112, height: 112 }));
-}
-
 function rawJson(record: ApiRecord): HTMLElement {
   const pre = h('pre', { class: 'json' });
   const details = h('details', { class: 'raw' }, h('summary', null, 'Raw JSON'), pre);
