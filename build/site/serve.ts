@@ -4,8 +4,10 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import handler from 'serve-handler';
-import { NOT_FOUND_BODY, serveConfigFile } from '../paths.ts';
+import { apiPaths, NOT_FOUND_BODY, serveConfigFile } from '../paths.ts';
+import { listKind, pageJson, pagingOf } from './paging.ts';
 
 const ALLOWED = 'GET, HEAD, OPTIONS';
 
@@ -21,11 +23,29 @@ export const handlerConfig = (publicDir: string) => ({
 });
 
 function sendJson(res: http.ServerResponse, status: number, body: unknown) {
-  const text = JSON.stringify(body);
+  sendText(res, status, JSON.stringify(body));
+}
+
+function sendText(res: http.ServerResponse, status: number, text: string) {
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(text));
   res.end(text);
+}
+
+/**
+ * A list asked for with `offset` or `limit`: the page, read from the kind's full list (true when
+ * answered). Any other request, or a kind with no list, is left to the static rules.
+ */
+async function answerPage(publicDir: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean> {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const kind = listKind(url.pathname);
+  if (!kind || !pagingOf(url.searchParams)) return false;
+  const read = (rel: string) => fs.promises.readFile(path.join(publicDir, rel), 'utf8');
+  const listText = await read(apiPaths.list(kind)).catch(() => undefined);
+  if (listText === undefined) return false;
+  sendText(res, 200, pageJson(await read(apiPaths.index), listText, kind, url.searchParams));
+  return true;
 }
 
 export function createServer(publicDir: string): http.Server {
@@ -60,10 +80,12 @@ export function createServer(publicDir: string): http.Server {
       return sendJson(res, 405, { detail: `Method "${req.method}" not allowed.` });
     }
     if (!safePath(req.url ?? '/')) return sendJson(res, 404, NOT_FOUND_BODY);
-    handler(req, res, config, methods as never).catch(() => {
-      if (!res.headersSent) sendJson(res, 500, { detail: 'Server error.' });
-      else res.destroy();
-    });
+    answerPage(publicDir, req, res)
+      .then((answered) => (answered ? undefined : handler(req, res, config, methods as never)))
+      .catch(() => {
+        if (!res.headersSent) sendJson(res, 500, { detail: 'Server error.' });
+        else res.destroy();
+      });
   });
 }
 
