@@ -2,7 +2,8 @@
 // (default limit 20, no maximum), and its reading of numbers against Python's own int().
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { listKind, page, pageJson, pagingOf, pythonInt, type NamedRefList } from '../build/site/paging.ts';
+import { apiPaths } from '../build/paths.ts';
+import { listKind, page, pageJson, pageSources, pagingOf, pythonInt, type NamedRefList } from '../build/site/paging.ts';
 
 const LIST_URL = 'http://crs.test/api/v2/type/';
 const list = (n: number): NamedRefList<{ name: string; url: string }> => {
@@ -164,5 +165,12 @@ describe.skipIf(!python)('pythonInt against python3', () => {
     expect(run.stderr).toBe('');
     const expected: (string | null)[] = JSON.parse(run.stdout);
     expect(samples.map((s) => pythonInt(s)?.toString() ?? null)).toEqual(expected);
+  });
+});
+
+describe('pageFor', () => {
+  it('reads the files paths.ts names', () => {
+    expect(pageSources.index).toBe(apiPaths.index);
+    expect(pageSources.list('location-area')).toBe(apiPaths.list('location-area'));
   });
 });

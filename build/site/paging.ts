@@ -107,3 +107,22 @@ export function pageJson(indexText: string, listText: string, kind: string, quer
   if (typeof listUrl !== 'string') throw new Error(`the API's index has no list url for ${kind}`);
   return JSON.stringify(page(JSON.parse(listText) as NamedRefList, listUrl, query));
 }
+
+/**
+ * The files a page is made from, as paths in the output. They are paths.ts's `apiPaths.index` and
+ * `apiPaths.list` (a test holds them equal), repeated so that this module imports nothing.
+ */
+export const pageSources = { index: 'api/v2/index.json', list: (kind: string) => `api/v2/${kind}/index.json` };
+
+/**
+ * What a host's code answers to a request for `url`: the page, as JSON, when it asks for a page of a
+ * kind's list; undefined for any other request, and for a kind with no list, left to the static
+ * files. `read` gives the text of a file of the output by its path, or undefined when there is none.
+ */
+export async function pageFor(url: URL, read: (rel: string) => Promise<string | undefined>): Promise<string | undefined> {
+  const kind = listKind(url.pathname);
+  if (!kind || !pagingOf(url.searchParams)) return undefined;
+  const [listText, indexText] = await Promise.all([read(pageSources.list(kind)), read(pageSources.index)]);
+  if (listText === undefined || indexText === undefined) return undefined;
+  return pageJson(indexText, listText, kind, url.searchParams);
+}

@@ -6,8 +6,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import handler from 'serve-handler';
-import { apiPaths, NOT_FOUND_BODY, serveConfigFile } from '../paths.ts';
-import { listKind, pageJson, pagingOf } from './paging.ts';
+import { NOT_FOUND_BODY, serveConfigFile } from '../paths.ts';
+import { pageFor } from './paging.ts';
 
 const ALLOWED = 'GET, HEAD, OPTIONS';
 
@@ -33,19 +33,12 @@ function sendText(res: http.ServerResponse, status: number, text: string) {
   res.end(text);
 }
 
-/**
- * A list asked for with `offset` or `limit`: the page, read from the kind's full list (true when
- * answered). Any other request, or a kind with no list, is left to the static rules.
- */
+/** A list asked for with `offset` or `limit`: the page (true when answered); anything else is left to the static rules. */
 async function answerPage(publicDir: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean> {
-  const url = new URL(req.url ?? '/', 'http://localhost');
-  const kind = listKind(url.pathname);
-  if (!kind || !pagingOf(url.searchParams)) return false;
-  const read = (rel: string) => fs.promises.readFile(path.join(publicDir, rel), 'utf8');
-  const listText = await read(apiPaths.list(kind)).catch(() => undefined);
-  if (listText === undefined) return false;
-  sendText(res, 200, pageJson(await read(apiPaths.index), listText, kind, url.searchParams));
-  return true;
+  const read = (rel: string) => fs.promises.readFile(path.join(publicDir, rel), 'utf8').catch(() => undefined);
+  const body = await pageFor(new URL(req.url ?? '/', 'http://localhost'), read);
+  if (body !== undefined) sendText(res, 200, body);
+  return body !== undefined;
 }
 
 export function createServer(publicDir: string): http.Server {
