@@ -10,6 +10,8 @@ export const hostFiles = {
   netlifyToml: path.join(projectRoot, 'netlify.toml'),
   vercelJson: path.join(projectRoot, 'vercel.json'),
   nginxConf: path.join(hostsDir, 'nginx.conf'),
+  /** What Netlify bundles into its functions, relative to the repository root. */
+  netlifyFunctionSources: ['hosts/netlify', 'build/site/paging.ts'],
   /** Read from the root of the output folder by Cloudflare Pages (and the first two by Netlify). */
   cloudflare: ['_headers', '_redirects', '_routes.json'].map((name) => path.join(hostsDir, 'cloudflare', name)),
 };
