@@ -10,10 +10,11 @@ export const projectRoot =
 export const schemasDir = path.join(projectRoot, 'schemas');
 export const defaultDataDir = path.join(projectRoot, 'data');
 export const defaultOutDir = path.join(projectRoot, 'dist');
-/** What builds keep between runs that is not output: the explorer page as vite built it, and the validators' code. */
+/** What builds keep between runs that is not output: the explorer page as vite built it, the validators' code, the hosts' bundled code. */
 export const cacheDirs = {
   explorer: path.join(projectRoot, 'node_modules', '.cache', 'explorer'),
   validators: path.join(projectRoot, 'node_modules', '.cache', 'validators'),
+  hostCode: path.join(projectRoot, 'node_modules', '.cache', 'host-code'),
 };
 
 const API = 'api/v2';
@@ -47,11 +48,12 @@ export const apiPaths = {
 export const serveConfigFile = path.join(projectRoot, 'hosts', 'serve.json');
 
 /**
- * Static hosts' rule files, copied to the output root: Cloudflare Pages' (Netlify reads them too),
- * and the config of the `serve` command (`npx serve dist`).
+ * Static hosts' rule files, copied to the output root: Cloudflare Pages' (Netlify reads `_headers`
+ * and `_redirects` too; `_routes.json` says which paths its worker is given), and the config of the
+ * `serve` command (`npx serve dist`).
  */
 export const hostRuleFiles = [
-  ...['_headers', '_redirects'].map((name) => [name, path.join(projectRoot, 'hosts', 'cloudflare', name)] as const),
+  ...['_headers', '_redirects', '_routes.json'].map((name) => [name, path.join(projectRoot, 'hosts', 'cloudflare', name)] as const),
   ['serve.json', serveConfigFile] as const,
 ];
 

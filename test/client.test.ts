@@ -1,9 +1,11 @@
 // An existing PokeAPI client, pokenode-ts, pointed at a built world on the real server: records by
 // id and by name, a link followed from one record to another, and a list walked page by page.
-// Only endpoints whose paths the two APIs share are used: type, stat, gender, location-area.
+// Only endpoints whose paths the two APIs share are used: type, stat, gender, location-area. And a
+// second client that pages by offset, pokedex-promise-v2, walking lists by their `next` links.
 import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import Pokedex from 'pokedex-promise-v2';
 import { MainClient, PokenodeError, type Type } from 'pokenode-ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../build/pipeline/build.ts';
@@ -93,22 +95,69 @@ describe('pokenode-ts against the built API', () => {
     expect(generation.name).toBe(fire.generation.name);
   });
 
-  it('lists with offset and limit, and walks a whole list', async () => {
-    const page = await api.pokemon.listTypes(0, 20);
-    expect(requested).toContain(`${server.url}/api/v2/type?offset=0&limit=20`);
+  it('lists a page at an offset: the first, a middle, the last and past the end', async () => {
     const onDisk = JSON.parse(readFileSync(path.join(world.out, 'api/v2/type/index.json'), 'utf8'));
-    expect(page).toEqual(onDisk);
-    expect(page.count).toBe(6);
+    const listUrl = `${server.url}/api/v2/type/`;
+    expect(onDisk.count).toBe(6);
+    const first = await api.pokemon.listTypes(0, 2);
+    expect(requested).toContain(`${server.url}/api/v2/type?offset=0&limit=2`);
+    expect(first).toEqual({ count: 6, next: `${listUrl}?offset=2&limit=2`, previous: null, results: onDisk.results.slice(0, 2) });
+    const middle = await api.pokemon.listTypes(3, 2);
+    expect(middle).toEqual({
+      count: 6,
+      next: `${listUrl}?offset=5&limit=2`,
+      previous: `${listUrl}?offset=1&limit=2`,
+      results: onDisk.results.slice(3, 5),
+    });
+    const last = await api.pokemon.listTypes(4, 2);
+    expect(last).toEqual({ count: 6, next: null, previous: `${listUrl}?offset=2&limit=2`, results: onDisk.results.slice(4, 6) });
+    const past = await api.pokemon.listTypes(10, 2);
+    expect(past).toEqual({ count: 6, next: null, previous: `${listUrl}?offset=8&limit=2`, results: [] });
+    // Without paging parameters the whole list, as a host without code answers it.
+    expect(await api.pokemon.listTypes()).toEqual(await api.pokemon.listTypes(0, 20));
+  });
 
+  it('walks a whole list page by page, and resolves every entry', async () => {
+    const before = requested.length;
     const walked: string[] = [];
     for await (const ref of api.pokemon.paginate('listStats', { pageSize: 3 })) walked.push(ref.name);
     const stats = JSON.parse(readFileSync(path.join(world.out, 'api/v2/stat/index.json'), 'utf8'));
     expect(walked).toEqual(stats.results.map((r: { name: string }) => r.name));
     expect(walked).toHaveLength(8);
+    expect(requested.slice(before)).toEqual([0, 3, 6].map((offset) => `${server.url}/api/v2/stat?offset=${offset}&limit=3`));
 
-    // Every entry of a list resolves to its record.
     const genders = await api.pokemon.listGenders();
     const records = await api.resolveAll(genders.results);
     expect(records.map((g) => g.name)).toEqual(genders.results.map((r) => r.name));
+  });
+});
+
+describe('pokedex-promise-v2 against the built API', () => {
+  let pokedex: Pokedex;
+  beforeAll(() => {
+    const { host } = new URL(server.url);
+    pokedex = new Pokedex({ protocol: 'http', hostName: host, versionPath: '/api/v2/', cacheLimit: 1 });
+  });
+
+  it('pages a list by offset and limit, and follows next to its end', async () => {
+    const onDisk = JSON.parse(readFileSync(path.join(world.out, 'api/v2/creature-form/index.json'), 'utf8'));
+    const first = await pokedex.getTypesList({ offset: 0, limit: 4 });
+    expect(first.results).toHaveLength(4);
+    expect(first.next).toBe(`${server.url}/api/v2/type/?offset=4&limit=4`);
+    const walked: string[] = [];
+    let url: string | null = `${server.url}/api/v2/creature-form/?offset=0&limit=3`;
+    for (let pages = 0; url; pages++) {
+      expect(pages, 'the walk ends').toBeLessThan(10);
+      const page: { count: number; next: string | null; results: { name: string }[] } = await pokedex.getResource(url);
+      expect(page.count).toBe(onDisk.count);
+      walked.push(...page.results.map((r) => r.name));
+      url = page.next;
+    }
+    expect(walked).toEqual(onDisk.results.map((r: { name: string }) => r.name));
+  });
+
+  it('gets the whole list from its default interval (offset 0, limit 100000)', async () => {
+    const stats = JSON.parse(readFileSync(path.join(world.out, 'api/v2/stat/index.json'), 'utf8'));
+    expect(await pokedex.getStatsList()).toEqual(stats);
   });
 });

@@ -153,6 +153,8 @@ describe('where the build writes', () => {
     expect(beside).toEqual(['a', 'a.manifest', 'a.records', 'b', 'b.manifest', 'b.records']);
     const files = await snapshot(w.out);
     for (const rel of files.keys())
-      expect(rel).toMatch(/^(api\/v2|sprites|schema\/v2|assets)\/|^(404\.json|404\.html|index\.html|_headers|_redirects|serve\.json)$/);
+      expect(rel).toMatch(
+        /^(api\/v2|sprites|schema\/v2|assets)\/|^(404\.json|404\.html|index\.html|_headers|_redirects|_routes\.json|_worker\.js|serve\.json)$/,
+      );
   });
 });

@@ -51,7 +51,7 @@ describe('the launcher', () => {
     await expect(launch(projectRoot, 'deploy')).rejects.toMatchObject({ code: 2 });
   });
 
-  it('rebuilds when a host rule file or the explorer page changes, though no record did', async () => {
+  it("rebuilds when a host rule file, the hosts' code or the explorer page changes, though no record did", async () => {
     const root = await copyProject([
       'schemas',
       'explorer',
@@ -73,5 +73,12 @@ describe('the launcher', () => {
     fs.writeFileSync(page, fs.readFileSync(page, 'utf8').replace('</body>', '<!-- edited --></body>'));
     expect(await written()).toBeGreaterThan(0);
     expect(fs.readFileSync(path.join(root, 'dist/index.html'), 'utf8')).toContain('<!-- edited -->');
+    const worker = path.join(root, 'hosts/cloudflare/worker.mts');
+    fs.writeFileSync(
+      worker,
+      fs.readFileSync(worker, 'utf8').replace("'Access-Control-Allow-Origin': '*'", "'Access-Control-Allow-Origin': '*', 'X-Edited': '1'"),
+    );
+    expect(await written()).toBeGreaterThan(0);
+    expect(fs.readFileSync(path.join(root, 'dist/_worker.js'), 'utf8')).toContain('X-Edited');
   });
 });

@@ -9,6 +9,7 @@ import { formatMemory, parseMemory, type Remembered } from '../incremental/memor
 import { openTree, readLive, readLiveHeader, readMemory, type Inputs, type Live, type Tree } from '../output/trees.ts';
 import { apiPaths, defaultDataDir, defaultOutDir, hostRuleFiles, projectRoot, relativeTo } from '../paths.ts';
 import { explorerFiles, sourceHash as explorerSourceHash } from '../site/explorer.ts';
+import { hostCodeFiles, hostCodeHash } from '../site/host-code.ts';
 import { BuildFailed, Problems } from '../report/problems.ts';
 import type { Entry, Store } from './store.ts';
 import type { OutputFile } from '../output/plan.ts';
@@ -90,7 +91,7 @@ export function schemaSet(): { schemas: SchemaSet; readonly validators: Validato
 
 /**
  * What shapes the output, in one hash: the pipeline's code, the schemas, the locked versions of the
- * libraries, the hosts' rule files copied into the output and the explorer page's sources. The
+ * libraries, the hosts' rule files and code copied into the output and the explorer page's sources. The
  * entry points, tools and local server do not: editing them keeps every cache.
  */
 function toolFingerprint(): string {
@@ -107,7 +108,7 @@ function toolFingerprint(): string {
   const rules = hostRuleFiles.map(([, file]) => relativeTo(projectRoot, file));
   const files = [...code, ...schemas, ...rules, 'package-lock.json'].sort();
   const text = files.map((f) => `${f}\n${fs.readFileSync(path.join(projectRoot, f), 'utf8')}`);
-  return (fingerprint = hashText([...text, `explorer ${explorerSourceHash()}`].join('\n')));
+  return (fingerprint = hashText([...text, `explorer ${explorerSourceHash()}`, `host code ${hostCodeHash()}`].join('\n')));
 }
 let fingerprint: string | undefined;
 
@@ -257,7 +258,9 @@ async function compute(ctx: Context, src: Sources): Promise<BuildResult> {
     published: (live?.tool === ctx.tool && live.files()) || new Map<string, string>(),
     // A kind with no record read again or removed has the same members: its list is the live tree's.
     keptLists: read && new Set([...schemas.kinds.keys()].filter((kind) => !read.has(kind))),
-    extra: tree ? ctx.timed('explorer', await explorerFiles()) : undefined,
+    extra: tree
+      ? new Map<string, string | Buffer>([...ctx.timed('explorer', await explorerFiles()), ...(await hostCodeFiles())])
+      : undefined,
     onRecord: ctx.options.onProgress && ((done, total) => ctx.options.onProgress!({ stage: 'write', done, total })),
     late,
   });

@@ -46,7 +46,8 @@ function documentSchemas(kinds: KindInfo[]): Schema {
   return {
     [LIST]: {
       title: LIST,
-      description: 'Every record of one kind. The whole list is one page: next and previous are always null.',
+      description:
+        'Records of one kind: count is every record, results the page asked for by offset and limit, next and previous the urls of the pages beside it (null at either end). Without offset or limit, every record in one page.',
       type: 'object',
       required: ['count', 'next', 'previous', 'results'],
       additionalProperties: false,
@@ -109,7 +110,7 @@ function listOperation(op: string, words: string): Schema {
   return {
     operationId: `list${op}`,
     summary: `List every ${words}`,
-    description: `Every ${words} as a name and a url, in id order, in one page.`,
+    description: `Every ${words} as a name and a url, in id order: the whole list, or with offset or limit the page they ask for (as PokeAPI pages). A host that runs no code (Vercel, nginx, serve) ignores offset and limit and answers the whole list.`,
     parameters: [{ $ref: '#/components/parameters/offset' }, { $ref: '#/components/parameters/limit' }],
     responses: { '200': jsonResponse(LIST, `Every ${words}.`) },
   };
@@ -129,7 +130,7 @@ function recordOperation(info: KindInfo, op: string, words: string, schemaName: 
   };
 }
 
-/** How a record endpoint takes its key, and the paging parameters a list accepts and ignores. */
+/** How a record endpoint takes its key, and the paging parameters of a list. */
 function parameterComponents(): Schema {
   return {
     idOrName: {
@@ -150,15 +151,15 @@ function parameterComponents(): Schema {
       name: 'offset',
       in: 'query',
       required: false,
-      description: 'Accepted for clients that page; the whole list is always returned.',
+      description: 'Where the page starts (default 0; a value that is not a whole number counts as 0). Ignored, with the whole list answered, by hosts that run no code.',
       schema: { type: 'integer', minimum: 0 },
     },
     limit: {
       name: 'limit',
       in: 'query',
       required: false,
-      description: 'Accepted for clients that page; the whole list is always returned.',
-      schema: { type: 'integer', minimum: 0 },
+      description: 'How many records a page holds (default 20, no maximum; a value that is not a positive integer counts as 20). Ignored, with the whole list answered, by hosts that run no code.',
+      schema: { type: 'integer', minimum: 1 },
     },
   };
 }

@@ -4,8 +4,10 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import handler from 'serve-handler';
 import { NOT_FOUND_BODY, serveConfigFile } from '../paths.ts';
+import { pageFor } from './paging.ts';
 
 const ALLOWED = 'GET, HEAD, OPTIONS';
 
@@ -21,11 +23,22 @@ export const handlerConfig = (publicDir: string) => ({
 });
 
 function sendJson(res: http.ServerResponse, status: number, body: unknown) {
-  const text = JSON.stringify(body);
+  sendText(res, status, JSON.stringify(body));
+}
+
+function sendText(res: http.ServerResponse, status: number, text: string) {
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(text));
   res.end(text);
+}
+
+/** A list asked for with `offset` or `limit`: the page (true when answered); anything else is left to the static rules. */
+async function answerPage(publicDir: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean> {
+  const read = (rel: string) => fs.promises.readFile(path.join(publicDir, rel), 'utf8').catch(() => undefined);
+  const body = await pageFor(new URL(req.url ?? '/', 'http://localhost'), read);
+  if (body !== undefined) sendText(res, 200, body);
+  return body !== undefined;
 }
 
 export function createServer(publicDir: string): http.Server {
@@ -65,10 +78,12 @@ export function createServer(publicDir: string): http.Server {
     // through the link a swap between them sent one build's length with another build's bytes.
     fs.promises.realpath(publicDir).then(
       (tree) =>
-        handler(req, res, { ...config, public: tree }, methods as never).catch(() => {
-          if (!res.headersSent) sendJson(res, 500, { detail: 'Server error.' });
-          else res.destroy();
-        }),
+        answerPage(tree, req, res)
+          .then((answered) => (answered ? undefined : handler(req, res, { ...config, public: tree }, methods as never)))
+          .catch(() => {
+            if (!res.headersSent) sendJson(res, 500, { detail: 'Server error.' });
+            else res.destroy();
+          }),
       () => sendJson(res, 404, NOT_FOUND_BODY), // nothing built yet
     );
   });

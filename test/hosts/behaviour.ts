@@ -18,13 +18,19 @@ const TYPES: Record<string, RegExp> = {
   '.css': /^text\/css(;|$)/,
 };
 /** Files the static hosts read as their rules or 404 page, not part of the API. */
-const HOST_FILES = new Set(['_headers', '_redirects', '404.html', 'serve.json']);
+const HOST_FILES = new Set(['_headers', '_redirects', '_routes.json', '_worker.js', '404.html', 'serve.json']);
 
 /** The built site: `root` holds `dist/`, laid out as the repository is for the hosts. */
 export function site(): { root: string; dist: string } {
   const root = inject('siteRoot');
   return { root, dist: path.join(root, 'dist') };
 }
+
+/**
+ * What a host does with `offset` and `limit` on a list: `pages` (code runs there and answers the
+ * page, as PokeAPI does) or `full list` (a host of files only: the query is ignored).
+ */
+export type Paging = 'pages' | 'full list';
 
 export interface Gaps {
   /** Why this host's answers to unknown API paths do not carry a JSON content type. */
@@ -45,14 +51,20 @@ interface Answer {
  * The suite of a host run as a process: skipped, saying why, when `reason` is set; otherwise the
  * host is started from `options()` before the shared tests and stopped after them.
  */
-export function describeHost(title: string, reason: string | undefined, options: () => Promise<StartOptions>, gaps?: Gaps): void {
+export function describeHost(
+  title: string,
+  reason: string | undefined,
+  options: () => Promise<StartOptions>,
+  gaps?: Gaps,
+  paging: Paging = 'full list',
+): void {
   describe.skipIf(reason)(title, () => {
     let host: HostProcess | undefined;
     beforeAll(async () => {
       host = await startHost(await options());
     });
     afterAll(() => host?.stop());
-    hostBehaviour(() => host!.url, gaps);
+    hostBehaviour(() => host!.url, gaps, paging);
   });
 }
 
@@ -60,7 +72,7 @@ export function describeHost(title: string, reason: string | undefined, options:
  * Registers the shared tests inside the caller's `describe`. `baseUrl` is read when the tests
  * run, after the caller's `beforeAll` has started the host.
  */
-export function hostBehaviour(baseUrl: () => string, gaps: Gaps = {}): void {
+export function hostBehaviour(baseUrl: () => string, gaps: Gaps = {}, paging: Paging = 'full list'): void {
   for (const [what, why] of Object.entries(gaps)) console.warn(`[hosts] not asserted here (${what}): ${why}`);
   const file = (rel: string) => JSON.parse(fs.readFileSync(path.join(site().dist, rel), 'utf8'));
 
@@ -213,5 +225,93 @@ export function hostBehaviour(baseUrl: () => string, gaps: Gaps = {}): void {
     expect(answer.type).toMatch(JSON_TYPE);
     expect(answer.cors).toBe('*');
     expect(answer.body).toBe('');
+  });
+
+  pagingBehaviour(get, file, paging);
+}
+
+interface List {
+  count: number;
+  next: string | null;
+  previous: string | null;
+  results: { name: string; url: string }[];
+}
+
+/** The list url the index gives a kind (the build's BASE_URL), and the full list of its file. */
+function fullList(file: (rel: string) => any, kind: string): { listUrl: string; full: List } {
+  return { listUrl: file(apiPaths.index)[kind], full: file(apiPaths.list(kind)) };
+}
+
+/** The paging tests: a host that pages is held to PokeAPI's answers, a host of files to the full list. */
+function pagingBehaviour(
+  get: (pathAndQuery: string, method?: string) => Promise<Answer>,
+  file: (rel: string) => any,
+  paging: Paging,
+): void {
+  async function getList(pathAndQuery: string): Promise<List> {
+    const answer = await get(pathAndQuery);
+    expect(answer.status, pathAndQuery).toBe(200);
+    expect(answer.type, pathAndQuery).toMatch(JSON_TYPE);
+    expect(answer.cors, pathAndQuery).toBe('*');
+    return JSON.parse(answer.body);
+  }
+  const kinds = () => Object.keys(file(apiPaths.index));
+
+  it.skipIf(paging !== 'full list')('ignores offset and limit on a list: the full list, with no next page', async () => {
+    for (const kind of kinds()) {
+      const { full } = fullList(file, kind);
+      for (const query of ['?offset=1&limit=1', '?offset=1000&limit=5', '?limit=0']) {
+        expect(await getList(`/api/v2/${kind}/${query}`), `${kind} ${query}`).toEqual({ ...full, next: null, previous: null });
+      }
+    }
+  });
+
+  it.skipIf(paging !== 'pages')('pages every list by offset and limit, to its end by next, back by previous', async () => {
+    for (const kind of kinds()) {
+      const { listUrl, full } = fullList(file, kind);
+      const walked: List['results'] = [];
+      let next: string | null = `${listUrl}?offset=0&limit=2`;
+      for (let offset = 0; next !== null; offset += 2) {
+        expect(next, kind).toBe(`${listUrl}?offset=${offset}&limit=2`);
+        expect(offset, `${kind}: the walk ends`).toBeLessThanOrEqual(full.count);
+        const page = await getList(new URL(next).pathname + new URL(next).search);
+        expect(page.count, kind).toBe(full.count);
+        expect(page.previous, kind).toBe(offset === 0 ? null : `${listUrl}?offset=${offset - 2}&limit=2`);
+        expect(page.results, kind).toEqual(full.results.slice(offset, offset + 2));
+        walked.push(...page.results);
+        next = page.next;
+      }
+      expect(walked, kind).toEqual(full.results);
+    }
+  });
+
+  it.skipIf(paging !== 'pages')('answers past the end, without the slash, and bad values as PokeAPI does', async () => {
+    const { listUrl, full } = fullList(file, 'type');
+    expect(full.count).toBeGreaterThan(3);
+    expect(await getList('/api/v2/type?offset=1000&limit=5')).toEqual({
+      count: full.count,
+      next: null,
+      previous: `${listUrl}?offset=995&limit=5`,
+      results: [],
+    });
+    expect(await getList('/api/v2/type?limit=1&offset=2')).toEqual({
+      count: full.count,
+      next: `${listUrl}?offset=3&limit=1`,
+      previous: `${listUrl}?offset=1&limit=1`,
+      results: full.results.slice(2, 3),
+    });
+    // A limit that is not a positive integer is the default of 20; an offset that is not a whole number is 0.
+    const first20 = {
+      count: full.count,
+      next: full.count > 20 ? `${listUrl}?offset=20&limit=20` : null,
+      previous: null,
+      results: full.results.slice(0, 20),
+    };
+    for (const query of ['limit=0', 'limit=-1&offset=-1', 'limit=abc&offset=x', 'offset='])
+      expect(await getList(`/api/v2/type/?${query}`), query).toEqual(first20);
+    const head = await get('/api/v2/type/?offset=1&limit=1', 'HEAD');
+    expect([head.status, head.body]).toEqual([200, '']);
+    expect(head.type).toMatch(JSON_TYPE);
+    expect((await get('/api/v2/no-such-kind/?offset=0&limit=1')).status).toBe(404);
   });
 }

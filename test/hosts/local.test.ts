@@ -9,5 +9,5 @@ describe('local server (build/site/serve.ts)', () => {
     server = await serve(site().dist);
   });
   afterAll(() => server?.close());
-  hostBehaviour(() => server!.url);
+  hostBehaviour(() => server!.url, {}, 'pages');
 });

@@ -1,9 +1,11 @@
 // Netlify: `netlify dev` (netlify-cli, from hosts/) offline over a site folder laid out as the
 // repository is, with the root netlify.toml copied in unchanged. Run twice: with dist/ as the
 // build leaves it, holding the Cloudflare `_headers` / `_redirects` that Netlify reads as well,
-// and with dist/ without them, so that netlify.toml is shown to be complete on its own.
+// and with dist/ without them, so that netlify.toml is shown to be complete on its own. Lists are
+// paged by the function in hosts/netlify/functions/, which netlify dev bundles and runs offline.
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { projectRoot } from '../../build/paths.ts';
 import { describeHost, site } from './behaviour.ts';
 import { cannotRun, freePort, unavailable } from './processes.ts';
 import { hostBin, hostFiles } from './site.ts';
@@ -26,6 +28,9 @@ for (const variant of variants) {
       await fs.cp(await fs.realpath(site().dist), path.join(root, 'dist'), { recursive: true, dereference: true });
       for (const name of variant.drop) await fs.rm(path.join(root, 'dist', name));
       await fs.copyFile(hostFiles.netlifyToml, path.join(root, 'netlify.toml'));
+      // The function netlify.toml names, and the paging module it imports, where the repository has them.
+      for (const rel of hostFiles.netlifyFunctionSources)
+        await fs.cp(path.join(projectRoot, rel), path.join(root, rel), { recursive: true });
       const [port, staticPort] = [await freePort(), await freePort()];
       return {
         command: NETLIFY,
@@ -48,5 +53,6 @@ for (const variant of variants) {
       apiNotFoundContentType:
         'netlify dev writes its 404 page with the file type (text/html) over the Content-Type header that netlify.toml sets for /api/*; Netlify itself lets custom headers set Content-Type',
     },
+    'pages',
   );
 }

@@ -10,8 +10,10 @@ export const hostFiles = {
   netlifyToml: path.join(projectRoot, 'netlify.toml'),
   vercelJson: path.join(projectRoot, 'vercel.json'),
   nginxConf: path.join(hostsDir, 'nginx.conf'),
-  /** Read from the root of the output folder by Cloudflare Pages (and by Netlify). */
-  cloudflare: ['_headers', '_redirects'].map((name) => path.join(hostsDir, 'cloudflare', name)),
+  /** What Netlify bundles into its functions, relative to the repository root. */
+  netlifyFunctionSources: ['hosts/netlify', 'build/site/paging.ts'],
+  /** Read from the root of the output folder by Cloudflare Pages (and the first two by Netlify). */
+  cloudflare: ['_headers', '_redirects', '_routes.json'].map((name) => path.join(hostsDir, 'cloudflare', name)),
 };
 
 /** The address the site was built for; hosts serve it elsewhere, so tests compare paths. */
