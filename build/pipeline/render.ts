@@ -190,9 +190,9 @@ function carriedHash(published: Files, idPath: string): string {
   return hash;
 }
 
-/** The list of the NDJSON files, one per kind, that the index names beside the kinds. */
+/** The list of the NDJSON files, one per kind by name, that the index names beside the kinds. */
 function ndjsonList(kinds: string[], { store, pretty }: Publishing): OutputFile {
-  const results = kinds.map((kind) => ({ name: kind, url: store.urls.ndjson(kind) }));
+  const results = [...kinds].sort().map((kind) => ({ name: kind, url: store.urls.ndjson(kind) }));
   return { rel: apiPaths.list(NDJSON_LIST), body: serialise({ count: results.length, next: null, previous: null, results }, pretty) };
 }
 
