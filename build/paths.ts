@@ -19,6 +19,17 @@ export const cacheDirs = {
 
 const API = 'api/v2';
 
+/**
+ * The index key, and the list folder, of the per-kind NDJSON files: a list of its own (its results
+ * name each kind's file), so that every value of the index is still a list's url. No kind may be
+ * called so.
+ */
+export const NDJSON_LIST = 'ndjson';
+/** The file holding every record of a kind, one a line: a dot in its name, so it is never a record's id or name path. */
+const ndjsonFile = (kind: string) => `${API}/${kind}/all.ndjson`;
+/** The content type of the NDJSON files, as the local server and every host rule file send it. */
+export const NDJSON_TYPE = 'application/x-ndjson';
+
 /** Dist-relative path of the folder that answers `/api/v2/<kind>/<key>/`. */
 const recordDir = (kind: string, key: string | number) => `${API}/${kind}/${key}`;
 
@@ -28,6 +39,7 @@ export const apiPaths = {
   /** The folder that holds a record's file. */
   recordDir,
   record: (kind: string, key: string | number) => `${recordDir(kind, key)}/index.json`,
+  ndjson: ndjsonFile,
   notFound: '404.json',
   /** The name static hosts give their 404 page: the same bytes as notFound. */
   notFoundPage: '404.html',
@@ -65,6 +77,7 @@ export function urls(baseUrl: string) {
     index: `${baseUrl}/${API}/`,
     list: (kind: string) => `${baseUrl}/${API}/${kind}/`,
     record: (kind: string, id: number) => `${baseUrl}/${recordDir(kind, id)}/`,
+    ndjson: (kind: string) => `${baseUrl}/${ndjsonFile(kind)}`,
     /** The url of a file written under the output folder (sprites). */
     file: (relPath: string) => `${baseUrl}/${relPath}`,
   };

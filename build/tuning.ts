@@ -20,3 +20,6 @@ export const WRITE_AHEAD_BYTES = 32 * 2 ** 20;
 
 /** Compiled validators kept for this many different schema sets (switching branches stays cheap). */
 export const VALIDATOR_CACHES_KEPT = 4;
+
+/** A kind's NDJSON file is written in pieces of about this many bytes, its records read one at a time. */
+export const JOIN_CHUNK_BYTES = 2 ** 20;

@@ -89,10 +89,12 @@ describe('the OpenAPI document', () => {
     expect(kinds).toEqual(
       expect.arrayContaining(['type', 'creature-form', 'location-area', 'athlon-stat', 'gender', 'stat', 'language', 'move']),
     );
-    const expected = ['/api/v2/', ...kinds.flatMap((k) => [`/api/v2/${k}/`, `/api/v2/${k}/{id}/`])];
-    expect(Object.keys(doc.paths).sort()).toEqual(expected.sort());
+    const expected = ['/api/v2/', '/api/v2/ndjson/', ...kinds.flatMap((k) => [`/api/v2/${k}/`, `/api/v2/${k}/{id}/`])];
+    const ndjson = kinds.map((k) => `/api/v2/${k}/all.ndjson`);
+    expect(Object.keys(doc.paths).sort()).toEqual([...expected, ...ndjson].sort());
     for (const p of expected)
       expect(doc.paths[p].get.responses['200'].content['application/json'].schema.$ref).toMatch(/^#\/components\/schemas\//);
+    for (const p of ndjson) expect(Object.keys(doc.paths[p].get.responses['200'].content), p).toEqual(['application/x-ndjson']);
     expect(doc.servers).toEqual([{ url: BASE }]);
   });
 

@@ -2,12 +2,17 @@
 // keeps (writer.ts).
 import fs from 'node:fs';
 import path from 'node:path';
+import { JOIN_CHUNK_BYTES } from '../tuning.ts';
 
-/** One file to place: write `body`, or hard-link `from` (a file placed earlier, or another tree's). */
+/**
+ * One file to place: write `body`, hard-link `from` (a file placed earlier, or another tree's), or
+ * join the files placed already (`join`, plan.ts).
+ */
 export interface Op {
   path: string;
   body?: string | Uint8Array;
   from?: string;
+  join?: { parts: string[]; compact: boolean };
   /** A file stands at `path` already: it is removed first (files are never written in place). */
   replace?: boolean;
 }
@@ -15,7 +20,32 @@ export interface Op {
 export function placeOp(op: Op): void {
   if (op.replace) fs.rmSync(op.path, { force: true });
   if (op.from !== undefined) fs.linkSync(op.from, op.path);
+  else if (op.join) joinFiles(op.path, op.join.parts, op.join.compact);
   else fs.writeFileSync(op.path, op.body!);
+}
+
+const NEWLINE = Buffer.from('\n');
+
+/** Writes `target` as the files `parts`, each followed by a newline, reading one at a time. */
+function joinFiles(target: string, parts: readonly string[], compact: boolean): void {
+  const fd = fs.openSync(target, 'w');
+  try {
+    let chunk: Buffer[] = [];
+    let bytes = 0;
+    for (const part of parts) {
+      const text = fs.readFileSync(part);
+      const line = compact ? Buffer.from(JSON.stringify(JSON.parse(text.toString('utf8')))) : text;
+      chunk.push(line, NEWLINE);
+      bytes += line.length + 1;
+      if (bytes < JOIN_CHUNK_BYTES) continue;
+      fs.writeSync(fd, Buffer.concat(chunk, bytes));
+      chunk = [];
+      bytes = 0;
+    }
+    if (bytes > 0) fs.writeSync(fd, Buffer.concat(chunk, bytes));
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** Makes a folder and those above it; the ones it made (rather than found) go on `created`. */

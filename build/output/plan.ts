@@ -1,7 +1,7 @@
 // Publishing, planned: from what the tree being written holds, what the live tree holds and the
 // files a build makes, what must be done to each file — written, linked, or nothing — and which
 // files go. Plain values and no file-system calls: trees.ts applies them.
-import { hash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import type { FileList } from '../incremental/manifest.ts';
 
 /** A file the build makes, as render.ts gives it. */
@@ -15,11 +15,37 @@ export interface OutputFile {
   hash?: string;
   /** The path emitted just before this one, holding the same bytes (a record's id path): linked to it. */
   sameAs?: string;
+  /** A file made of other files of the tree, one a line (`Join`); `hash` is then `joinedHash` of theirs. */
+  join?: Join;
+}
+
+/**
+ * Files of the tree joined, each followed by a newline: a kind's NDJSON file, made of its records'
+ * files. With `compact`, each is rewritten on one line first (the records were written indented).
+ */
+export interface Join {
+  parts: string[];
+  compact: boolean;
 }
 
 /** A file's identity in a manifest: its size and a hash of its bytes. */
 export const hashBody = (body: string | Buffer) => `${Buffer.byteLength(body)}.${hash('sha1', body, 'base64url')}`;
 export const sizeOf = (hash: string) => parseInt(hash, 10);
+
+/**
+ * The identity of a joined file, from its parts' hashes alone, so that it is known without reading
+ * them: the same parts give the same bytes. Its size is theirs and a newline each (for compacted
+ * parts, an upper bound).
+ */
+export function joinedHash(partHashes: readonly string[], compact: boolean): string {
+  const digest = createHash('sha1').update(compact ? 'join compact\n' : 'join\n');
+  let size = 0;
+  for (const part of partHashes) {
+    digest.update(part + '\n');
+    size += sizeOf(part) + 1;
+  }
+  return `${size}.${digest.digest('base64url')}`;
+}
 
 /** What the tree being written holds before the build touches it: path → hash. */
 export interface Holding {
@@ -56,6 +82,7 @@ export function beforeLive(diff: Map<string, string>, files: FileList): Holding 
 export type FileOp =
   | { op: 'write'; rel: string; body: string | Buffer; replace: boolean }
   | { op: 'link'; rel: string; from: string; live: boolean; replace: boolean }
+  | { op: 'join'; rel: string; join: Join; replace: boolean }
   | { op: 'missing'; rel: string };
 
 /** What the plan says of one file. */
@@ -93,6 +120,7 @@ export function planFile(file: OutputFile, before: Before, last: Last | undefine
   if (file.sameAs !== undefined && file.sameAs === last?.rel && hash === last.hash)
     planned.op = { op: 'link', rel: file.rel, from: file.sameAs, live: false, replace };
   else if (was === hash) planned.op = { op: 'link', rel: file.rel, from: file.rel, live: true, replace };
+  else if (file.join) planned.op = { op: 'join', rel: file.rel, join: file.join, replace };
   else if (file.body !== undefined) planned.op = { op: 'write', rel: file.rel, body: file.body, replace };
   else planned.op = { op: 'missing', rel: file.rel };
   return planned;

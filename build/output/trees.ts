@@ -186,6 +186,8 @@ class Publisher {
   private shared = 0;
   private readonly added: string[] = [];
   private inputs: (() => Inputs) | undefined;
+  /** Files joined from others (plan.ts), placed once every other file is: their parts are then in the tree. */
+  private readonly joins: Array<FileOp & { op: 'join' }> = [];
 
   constructor(
     private readonly outDir: string,
@@ -245,7 +247,10 @@ class Publisher {
   private apply(op: FileOp): void {
     const target = within(this.t.tree, op.rel);
     if (op.op === 'missing') this.writer.failed.set(target, 'no bytes for it, and the live tree does not hold them');
-    else if (op.op === 'write') {
+    else if (op.op === 'join') {
+      this.result.written++;
+      this.joins.push(op);
+    } else if (op.op === 'write') {
       this.result.written++;
       this.writer.add({ path: target, body: op.body, replace: op.replace });
     } else {
@@ -272,12 +277,8 @@ class Publisher {
     const other = { previous: liveManifest?.key ?? '', diff: this.diff ?? new Map<string, string>() };
     // The tree's memory and manifest are made while the writer places the last files.
     const texts = plain ? undefined : manifestTexts(this.inputs!(), this.lines, other, memory);
-    await this.writer.flush();
-    const failed = this.failure();
-    if (failed) {
-      await this.giveUp(failed);
-      throw failed;
-    }
+    await this.placed();
+    await this.placeJoins();
     const gone = removals(this.t.existing, this.holds, !!liveFiles && this.shared === liveFiles.size, this.added);
     await Promise.all(gone.map((rel) => fs.rm(path.join(this.t.tree, rel), { force: true })));
     this.result.removed = gone.length;
@@ -285,6 +286,26 @@ class Publisher {
     if (plain) return this.leavePair();
     await putManifest(this.t.where, this.t.slot, texts!);
     await this.swap();
+  }
+
+  /** Waits for every file handed to the writer; a failure ends the build. */
+  private async placed(): Promise<void> {
+    await this.writer.flush();
+    const failed = this.failure();
+    if (failed) {
+      await this.giveUp(failed);
+      throw failed;
+    }
+  }
+
+  /** The joined files, made from the tree's files once they are all in place. */
+  private async placeJoins(): Promise<void> {
+    if (this.joins.length === 0) return;
+    for (const op of this.joins.splice(0)) {
+      const parts = op.join.parts.map((rel) => within(this.t.tree, rel));
+      this.writer.add({ path: within(this.t.tree, op.rel), join: { parts, compact: op.join.compact }, replace: op.replace });
+    }
+    await this.placed();
   }
 
   /** The swap: one rename of a link. A plain folder left from elsewhere is moved aside first. */
@@ -333,6 +354,12 @@ class Publisher {
     const state = new Map<string, string>();
     for (const rel of existing.paths()) state.set(rel, existing.get(rel)!);
     for (const [rel, hash] of this.lines.read()) state.set(rel, hash);
+    // A joined file not made yet is as it was.
+    for (const { rel } of this.joins) {
+      const was = existing.get(rel);
+      if (was === undefined) state.delete(rel);
+      else state.set(rel, was);
+    }
     for (const target of this.writer.failed.keys()) state.delete(path.relative(tree, target).split(path.sep).join('/'));
     const unfinished = { key: '', tool: this.inputs!().tool, sources: [], records: {} };
     await writeManifest(this.t.where, this.t.slot, unfinished, state, { previous: '', diff: new Map() });

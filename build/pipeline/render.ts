@@ -1,10 +1,10 @@
 // Stage 6, render: check every record against its response schema and shape it into its published bytes.
 // output/trees.ts puts the files in place.
 import type { Files } from '../incremental/manifest.ts';
-import { hashBody, type OutputFile } from '../output/plan.ts';
+import { hashBody, joinedHash, type OutputFile } from '../output/plan.ts';
 import fs from 'node:fs';
 import { descriptionFiles } from '../schemas/openapi.ts';
-import { apiPaths, hostRuleFiles, NOT_FOUND_BODY } from '../paths.ts';
+import { apiPaths, hostRuleFiles, NDJSON_LIST, NOT_FOUND_BODY } from '../paths.ts';
 import { BuildFailed, type Problems } from '../report/problems.ts';
 import type { SchemaSet } from '../schemas/schemas.ts';
 import { formSprites, renderFormSprite, renderTypeIcon, typeIcons } from '../site/sprites.ts';
@@ -69,6 +69,8 @@ export function* outputFiles(
 interface Publishing extends Context {
   pretty: boolean;
   published: Files;
+  /** The hash of each record's file by id, of the kind being published: what its NDJSON file is made of. */
+  hashes: Map<number, string>;
 }
 
 /** The parts of the output in their order, each a generator of its files, made as it is reached. */
@@ -80,38 +82,41 @@ function* parts(
   options: EmitOptions,
 ): Generator<Generator<OutputFile>> {
   const { pretty = false, published = new Map<string, string>(), keptLists, extra = new Map(), onRecord, late } = options;
-  const ctx: Publishing = { store, schemas, validators, problems, pretty, published };
+  const ctx: Publishing = { store, schemas, validators, problems, pretty, published, hashes: new Map() };
   const kinds = [...schemas.kinds.keys()];
-  const index = Object.fromEntries(kinds.map((kind) => [kind, store.urls.list(kind)]));
+  if (schemas.kinds.has(NDJSON_LIST)) throw new Error(`no kind may be called ${NDJSON_LIST}: the index lists the NDJSON files under it`);
+  const index = Object.fromEntries([...kinds, NDJSON_LIST].map((kind) => [kind, store.urls.list(kind)]));
   const total = kinds.reduce((n, kind) => n + store.valid(kind).length, late?.waiting ?? 0);
   const progress = { done: 0, total, onRecord };
   const order = late?.order ?? { early: kinds, late: [], after: [] };
-  for (const kind of order.early) {
-    yield recordFiles(kind, store.valid(kind), ctx, progress);
-    yield listFile(kind, ctx, keptLists);
-  }
+  for (const kind of order.early) yield* kindFiles(kind, store.valid(kind), ctx, progress, keptLists);
   yield siteFiles(index, ctx, extra);
   yield spriteFiles(ctx);
-  for (const kind of order.late) {
-    yield recordFiles(kind, late!.records(kind), ctx, progress);
-    yield listFile(kind, ctx, keptLists);
-  }
+  for (const kind of order.late) yield* kindFiles(kind, late!.records(kind), ctx, progress, keptLists);
   late?.done();
-  for (const kind of order.after) {
-    yield recordFiles(kind, store.valid(kind), ctx, progress);
-    yield listFile(kind, ctx, keptLists);
-  }
+  for (const kind of order.after) yield* kindFiles(kind, store.valid(kind), ctx, progress, keptLists);
   onRecord?.(total, total);
 }
 
-/** Records of a kind: each one's bytes at its id path, and at its name path where it has one. */
-function* recordFiles(
+/** A kind's parts: its records, its list, and the NDJSON file of all its records. */
+function* kindFiles(
   kind: string,
   entries: Iterable<Entry>,
   ctx: Publishing,
-  progress: { done: number; total: number; onRecord?: EmitOptions['onRecord'] },
-): Generator<OutputFile> {
-  const { problems, pretty, published } = ctx;
+  progress: Progress,
+  keptLists: ReadonlySet<string> | undefined,
+): Generator<Generator<OutputFile>> {
+  ctx.hashes.clear();
+  yield recordFiles(kind, entries, ctx, progress);
+  yield listFile(kind, ctx, keptLists);
+  yield ndjsonFile(kind, ctx);
+}
+
+type Progress = { done: number; total: number; onRecord?: EmitOptions['onRecord'] };
+
+/** Records of a kind: each one's bytes at its id path, and at its name path where it has one. */
+function* recordFiles(kind: string, entries: Iterable<Entry>, ctx: Publishing, progress: Progress): Generator<OutputFile> {
+  const { problems, pretty, published, hashes } = ctx;
   const { byName, unpublished } = ctx.schemas.kinds.get(kind)!;
   const validate = ctx.validators.response.get(kind)!;
   for (const entry of entries) {
@@ -119,6 +124,7 @@ function* recordFiles(
     if (entry.carry) {
       // Unchanged, and so are its derived fields: its published files stay as they are.
       const [idPath, namePath] = entry.carry;
+      hashes.set(entry.id, carriedHash(published, idPath!));
       yield carried(idPath!);
       if (namePath) yield carried(namePath, idPath);
       continue;
@@ -143,6 +149,7 @@ function* recordFiles(
       }
       continue;
     }
+    hashes.set(entry.id, hash);
     yield { rel: idPath, body, hash };
     if (byName) yield { rel: apiPaths.record(kind, entry.name), body, hash, sameAs: idPath };
   }
@@ -168,13 +175,40 @@ function* listFile(
   yield { rel: listPath, body: serialise(list, pretty) };
 }
 
+/**
+ * Every record of a kind in one file, one a line, ordered by id: the bytes of each record's file,
+ * joined by the writer from the tree's files once they are placed, so that neither the build nor the
+ * writer holds them all. Without the indent of `--pretty`, a record's file is one line already.
+ */
+function* ndjsonFile(kind: string, { store, pretty, hashes, problems }: Publishing): Generator<OutputFile> {
+  if (problems.count > 0) return; // a record is missing: nothing more is published
+  const entries = store.valid(kind);
+  const parts = entries.map((e) => apiPaths.record(kind, e.id));
+  const hash = joinedHash(
+    entries.map((e) => hashes.get(e.id)!),
+    pretty,
+  );
+  yield { rel: apiPaths.ndjson(kind), hash, join: { parts, compact: pretty } };
+}
+
+/** The hash of a carried record's file, as the live tree's manifest lists it. */
+function carriedHash(published: Files, idPath: string): string {
+  const hash = published.get(idPath);
+  if (hash === undefined) throw new Error(`the live tree's manifest lacks ${idPath}; remove the output folder and build again`);
+  return hash;
+}
+
+/** The list of the NDJSON files, one per kind by name, that the index names beside the kinds. */
+function ndjsonList(kinds: string[], { store, pretty }: Publishing): OutputFile {
+  const results = [...kinds].sort().map((kind) => ({ name: kind, url: store.urls.ndjson(kind) }));
+  return { rel: apiPaths.list(NDJSON_LIST), body: serialise({ count: results.length, next: null, previous: null, results }, pretty) };
+}
+
 /** The API's index, the 404 bodies, the hosts' rule files, the API description and the extra files. */
-function* siteFiles(
-  index: Record<string, string>,
-  { store, schemas, pretty }: Publishing,
-  extra: Map<string, string | Buffer>,
-): Generator<OutputFile> {
+function* siteFiles(index: Record<string, string>, ctx: Publishing, extra: Map<string, string | Buffer>): Generator<OutputFile> {
+  const { store, schemas, pretty } = ctx;
   yield { rel: apiPaths.index, body: serialise(index, pretty) };
+  yield ndjsonList([...schemas.kinds.keys()], ctx);
   const notFound = serialise(NOT_FOUND_BODY, pretty);
   yield { rel: apiPaths.notFound, body: notFound };
   // The static hosts' rules, and the name their 404 page goes by (hosts/README.md).

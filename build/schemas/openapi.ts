@@ -2,7 +2,7 @@
 // generated from `schemas/*.json`, published beside the records so any tool can read them.
 import fs from 'node:fs';
 import path from 'node:path';
-import { apiPaths, NOT_FOUND_BODY, projectRoot, urls } from '../paths.ts';
+import { apiPaths, NDJSON_LIST, NDJSON_TYPE, NOT_FOUND_BODY, projectRoot, urls } from '../paths.ts';
 import { bundleDefinitions, stripAnnotations, type KindInfo, type Schema, type SchemaSet } from './schemas.ts';
 
 const COMPONENTS = '#/components/schemas/';
@@ -60,11 +60,11 @@ function documentSchemas(kinds: KindInfo[]): Schema {
     },
     [INDEX]: {
       title: INDEX,
-      description: 'The url of every list endpoint, by kind.',
+      description: `The url of every list endpoint, by kind, and under ${NDJSON_LIST} the list of the NDJSON files.`,
       type: 'object',
-      required: kinds.map((k) => k.kind),
+      required: [...kinds.map((k) => k.kind), NDJSON_LIST],
       additionalProperties: false,
-      properties: Object.fromEntries(kinds.map((k) => [k.kind, { type: 'string', format: 'uri' }])),
+      properties: Object.fromEntries([...kinds.map((k) => k.kind), NDJSON_LIST].map((key) => [key, { type: 'string', format: 'uri' }])),
     },
     [NOT_FOUND]: {
       title: NOT_FOUND,
@@ -95,6 +95,14 @@ function endpointPaths(kinds: KindInfo[], kindDefinition: (kind: string) => stri
         responses: { '200': jsonResponse(INDEX, 'The url of every list endpoint, by kind.') },
       },
     },
+    [api.list(NDJSON_LIST)]: {
+      get: {
+        operationId: 'listNdjson',
+        summary: 'List the NDJSON files',
+        description: 'Per kind, by kind name: its name, and the url of the file holding all its records.',
+        responses: { '200': jsonResponse(LIST, 'The NDJSON file of every kind.') },
+      },
+    },
   };
   const notFound = { $ref: '#/components/responses/NotFound' };
   for (const info of kinds) {
@@ -102,8 +110,23 @@ function endpointPaths(kinds: KindInfo[], kindDefinition: (kind: string) => stri
     const op = pascal(info.kind);
     paths[api.list(info.kind)] = { get: listOperation(op, words) };
     paths[`${api.list(info.kind)}{id}/`] = { get: recordOperation(info, op, words, kindDefinition(info.kind), notFound) };
+    paths[api.ndjson(info.kind)] = { get: ndjsonOperation(op, words, kindDefinition(info.kind)) };
   }
   return paths;
+}
+
+/** A kind's NDJSON file: OpenAPI 3.1 has no way to type each line, so the record schema is named in words. */
+function ndjsonOperation(op: string, words: string, schemaName: string): Schema {
+  return {
+    operationId: `all${op}`,
+    summary: `Get every ${words} in one file`,
+    description:
+      `Newline-delimited JSON: every ${words}, one a line, in id order, each line the bytes of the record's ` +
+      `own endpoint and conforming to ${COMPONENTS}${schemaName}.`,
+    responses: {
+      '200': { description: `Every ${words}, one a line.`, content: { [NDJSON_TYPE]: { schema: { type: 'string' } } } },
+    },
+  };
 }
 
 function listOperation(op: string, words: string): Schema {

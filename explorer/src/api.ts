@@ -77,7 +77,10 @@ export async function kinds(): Promise<string[]> {
   const index = await getJson<Record<string, string>>('index.json');
   const first = Object.values(index)[0];
   if (first && first.includes(API)) dataBase = first.slice(0, first.indexOf(API));
-  return Object.keys(index).sort();
+  // The index's `ndjson` key names the list of the per-kind NDJSON files, not a kind.
+  return Object.keys(index)
+    .filter((key) => key !== 'ndjson')
+    .sort();
 }
 
 export function list(kind: string): Promise<List> {
