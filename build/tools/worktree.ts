@@ -17,21 +17,27 @@ export interface Worktree {
 /** A revision git does not know: a wrong command line, told plainly. */
 export class NoSuchRevision extends Error {}
 
-/** Checks `rev` of the repository at `repo` out, detached, into a new folder under `parent`, with node_modules linked to `repo`'s. */
-export function addWorktree(rev: string, parent: string, repo: string): Worktree {
-  const git = (args: string[]) => execFileSync('git', args, { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-  let commit: string;
+const git = (repo: string, args: string[]) =>
+  execFileSync('git', args, { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+
+/** The commit `rev` names in the repository at `repo`, abbreviated. */
+export function commitOf(rev: string, repo: string): string {
   try {
-    commit = git(['rev-parse', '--verify', '--short', `${rev}^{commit}`]);
+    return git(repo, ['rev-parse', '--verify', '--short', `${rev}^{commit}`]);
   } catch {
     throw new NoSuchRevision(`${rev}: no such revision in ${repo}`);
   }
+}
+
+/** Checks `rev` of the repository at `repo` out, detached, into a new folder under `parent`, with node_modules linked to `repo`'s. */
+export function addWorktree(rev: string, parent: string, repo: string): Worktree {
+  const commit = commitOf(rev, repo);
   const dir = path.join(parent, `rev-${commit}`);
-  git(['worktree', 'add', '--detach', dir, commit]);
+  git(repo, ['worktree', 'add', '--detach', dir, commit]);
   const modules = path.join(dir, 'node_modules');
   const remove = () => {
     fs.rmSync(modules, { force: true }); // the link only: the packages are this checkout's
-    git(['worktree', 'remove', '--force', dir]);
+    git(repo, ['worktree', 'remove', '--force', dir]);
   };
   try {
     fs.symlinkSync(path.join(repo, 'node_modules'), modules, 'dir');
