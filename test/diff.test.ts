@@ -168,6 +168,16 @@ describe('the Markdown report', () => {
     expect(text).toContain('`/field_2` `"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…` → `2`; 2 more');
     expect(text).toMatch(/Details left out to keep this short: (kind-\d+, )*kind-19\./);
   });
+
+  it('shows two long values from a little before where they differ', () => {
+    const url = (id: number) => `${BASE}/api/v2/location-area/${id}/`;
+    const changed = [
+      { id: 8, name: 'volcano', changes: [{ pointer: '/areas/1/url', before: url(28), after: url(29) }], removedFields: [] },
+    ];
+    const kinds = [{ kind: 'location', added: [], removed: [], renamed: [], changed }];
+    const text = markdownReport({ baseUrl: BASE, kinds, breaking: { urls: [], fields: [] } }, { base: 'main' });
+    expect(text).toContain('- changed volcano (8): `/areas/1/url` `…ation-area/28/"` → `…ation-area/29/"`');
+  });
 });
 
 const run = promisify(execFile);

@@ -6,6 +6,8 @@ import { isBreaking, type ApiDiff, type FieldChange, type KindDiff, type RecordC
 /** How many changed fields are shown per record, and how long a value is before it is shortened. */
 const FIELDS_SHOWN = 3;
 const VALUE_CHARS = 40;
+/** Characters kept before the first difference of two long values. */
+const DIFFERENCE_CONTEXT = 12;
 /** How many lines a list gets in the text and Markdown before "… and N more". */
 const LINES_SHOWN = { text: 20, markdown: 25 };
 /** A pull-request comment holds 65,536 characters: the Markdown stops adding details well before. */
@@ -143,14 +145,27 @@ function changedLine(r: RecordChange, style: Style): string {
 }
 
 function fieldText(c: FieldChange, style: Style): string {
-  const side = (has: boolean, v: unknown) => (has ? style.code(shorten(v)) : '(none)');
-  return `${style.code(c.pointer)} ${side('before' in c, c.before)} → ${side('after' in c, c.after)}`;
+  const [before, after] = shortened(c);
+  const side = (text: string | undefined) => (text === undefined ? '(none)' : style.code(text));
+  return `${style.code(c.pointer)} ${side(before)} → ${side(after)}`;
 }
 
-/** A value as JSON, cut to a readable length. */
-export function shorten(value: unknown): string {
-  const json = JSON.stringify(value) ?? String(value);
-  return json.length > VALUE_CHARS ? `${json.slice(0, VALUE_CHARS - 1)}…` : json;
+/** Both sides as JSON cut to a readable length, from a little before where they first differ (two urls differ at the end). */
+function shortened(c: FieldChange): [string | undefined, string | undefined] {
+  const json = (has: boolean, v: unknown) => (has ? (JSON.stringify(v) ?? String(v)) : undefined);
+  const [before, after] = [json('before' in c, c.before), json('after' in c, c.after)];
+  let from = 0;
+  if (before !== undefined && after !== undefined && Math.max(before.length, after.length) > VALUE_CHARS) {
+    while (from < before.length && before[from] === after[from]) from++;
+    from = Math.max(0, from - DIFFERENCE_CONTEXT);
+  }
+  const cut = (text: string | undefined) => text && shorten(from > 0 ? `…${text.slice(from)}` : text);
+  return [cut(before), cut(after)];
+}
+
+/** Text cut to a readable length. */
+function shorten(text: string): string {
+  return text.length > VALUE_CHARS ? `${text.slice(0, VALUE_CHARS - 1)}…` : text;
 }
 
 function capped(lines: string[], shown: number): string[] {
