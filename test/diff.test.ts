@@ -180,6 +180,23 @@ describe('the Markdown report', () => {
   });
 });
 
+/** The ```markdown block of a document, its indent taken off. */
+function markdownBlock(file: string): string {
+  const text = fs.readFileSync(path.join(projectRoot, file), 'utf8');
+  const m = /^( *)```markdown\n([\s\S]*?)\n *```$/m.exec(text);
+  expect(m, file).not.toBeNull();
+  return m![2]!.replace(new RegExp(`^${m![1]}`, 'gm'), '');
+}
+
+describe('the documented example', () => {
+  it("is the tool's output: docs/DIFF.md shows it whole, the README down to the table", async () => {
+    const after = await built((data) => (removeShore(data), edit(path.join(data, 'type/fire.yaml'), /name: Feu/, 'name: Flamme')));
+    const report = markdownReport(diffFolders(base, after.out), { base: 'main' });
+    expect(markdownBlock('docs/DIFF.md')).toBe(report);
+    expect(markdownBlock('README.md')).toBe(report.slice(0, report.indexOf('<details>')).trimEnd());
+  });
+});
+
 const run = promisify(execFile);
 
 /** `npm run diff` as users run it (through the launcher), in `cwd`: its exit code and output. */
@@ -251,7 +268,7 @@ describe('npm run diff against a built folder', () => {
     expect(stdout).toContain('- `/api/v2/type/steel/` no longer answers: type 6 was renamed steel → metal');
     expect(at('| kind | added | removed | renamed | changed | breaking |')).toBeGreaterThan(at('**Breaking'));
     expect(stdout).toContain('| location-area | 0 | 1 | 0 | 0 | 1 |');
-    expect(stdout).toContain('<details>\n<summary>type: 0 added, 0 removed, 1 renamed, ');
+    expect(stdout).toContain('<details>\n<summary>type: 1 renamed, 6 changed</summary>');
     expect(stdout).toContain('- changed iron-wall (6): `/type/name` `"steel"` → `"metal"`');
   });
 

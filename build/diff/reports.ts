@@ -50,7 +50,7 @@ export function markdownReport(diff: ApiDiff, compared: Compared): string {
     size += block.length + 1;
   }
   if (left.length) parts.push(`Details left out to keep this short: ${left.join(', ')}. \`npm run diff\` lists them.`);
-  return parts.join('\n');
+  return parts.join('\n').trimEnd();
 }
 
 /** Per kind: records added, removed, renamed, changed, and the breaking changes among them. */
@@ -104,7 +104,9 @@ function breakingMarkdown(diff: ApiDiff): string {
 }
 
 function kindDetails(k: KindDiff): string {
-  const summary = `${k.kind}: ${LISTS.map((c) => `${k[c].length} ${c}`).join(', ')}`;
+  const summary = `${k.kind}: ${LISTS.filter((c) => k[c].length > 0)
+    .map((c) => `${k[c].length} ${c}`)
+    .join(', ')}`;
   const lines = kindLines(k, LINES_SHOWN.markdown, markdown).map((l) => `- ${l}`);
   return ['<details>', `<summary>${summary}</summary>`, '', ...lines, '', '</details>', ''].join('\n');
 }
