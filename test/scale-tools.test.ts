@@ -9,7 +9,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  addWorktree,
   freeRoom,
   measureProcess,
   median,
@@ -20,6 +19,7 @@ import {
   timeFloor,
   writeFloorPlan,
 } from '../build/tools/bench.ts';
+import { addWorktree } from '../build/tools/worktree.ts';
 import { generateWorld, writeWorld } from '../build/tools/gen-world.ts';
 import { buildWorld, listFiles, snapshot, tempDir } from './helpers.ts';
 
@@ -181,7 +181,7 @@ describe("the benchmark's measurements", () => {
 
   it("sets up another revision's checkout to build with this one's packages, and removes it", async () => {
     const root = await tempDir();
-    const tree = addWorktree('HEAD', root);
+    const tree = addWorktree('HEAD', root, projectRoot);
     try {
       expect(fs.existsSync(path.join(tree.dir, 'package.json'))).toBe(true);
       expect(fs.realpathSync(path.join(tree.dir, 'node_modules'))).toBe(fs.realpathSync(path.join(projectRoot, 'node_modules')));
@@ -198,7 +198,7 @@ describe("the benchmark's measurements", () => {
     }
     expect(fs.existsSync(tree.dir)).toBe(false);
     expect(worktrees()).not.toContain(tree.dir);
-    expect(() => addWorktree('no-such-revision', root)).toThrow(/no such revision/);
+    expect(() => addWorktree('no-such-revision', root, projectRoot)).toThrow(/no such revision/);
   });
 
   it('races this checkout against a revision, in turns, and leaves no worktree behind', { timeout: 180_000 }, async () => {

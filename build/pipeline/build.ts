@@ -92,11 +92,11 @@ export function schemaSet(): { schemas: SchemaSet; readonly validators: Validato
 /**
  * What shapes the output, in one hash: the pipeline's code, the schemas, the locked versions of the
  * libraries, the hosts' rule files and code copied into the output and the explorer page's sources. The
- * entry points, tools and local server do not: editing them keeps every cache.
+ * entry points, tools, the API diff and the local server do not: editing them keeps every cache.
  */
 function toolFingerprint(): string {
   if (fingerprint) return fingerprint;
-  const outside = /^(cli|tools)\/|^site\/serve\.ts$/;
+  const outside = /^(cli|tools|diff)\/|^site\/serve\.ts$/;
   const code = (fs.readdirSync(path.join(projectRoot, 'build'), { recursive: true }) as string[])
     .map((f) => f.split(path.sep).join('/'))
     .filter((f) => /\.(ts|mjs)$/.test(f) && !outside.test(f))

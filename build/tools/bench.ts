@@ -18,6 +18,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generateWorld, writeWorld } from './gen-world.ts';
+import { addWorktree, NoSuchRevision, type Worktree } from './worktree.ts';
 
 // Found from this file rather than from the build's modules, which the bench times and must not lean on.
 const projectRoot = path.resolve(import.meta.dirname, '..', '..');
@@ -215,45 +216,6 @@ export function writeFloorPlan(out: string, planFile: string): FloorPlan {
   }
   fs.writeFileSync(planFile, JSON.stringify(plan));
   return plan;
-}
-
-/** A git worktree of another revision, set up to build with this checkout's packages. */
-export interface Worktree {
-  dir: string;
-  /** Set when the revision's package-lock.json is not this checkout's: its build runs on other packages than it pins. */
-  warning?: string;
-  remove(): void;
-}
-
-const git = (args: string[]) => execFileSync('git', args, { cwd: projectRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-
-/** Checks `rev` out, detached, into a new folder under `parent`, with node_modules linked to this checkout's. */
-export function addWorktree(rev: string, parent: string): Worktree {
-  let commit: string;
-  try {
-    commit = git(['rev-parse', '--verify', '--short', `${rev}^{commit}`]);
-  } catch {
-    throw new BenchError(`--against ${rev}: no such revision in ${projectRoot}`);
-  }
-  const dir = path.join(parent, `rev-${commit}`);
-  git(['worktree', 'add', '--detach', dir, commit]);
-  const modules = path.join(dir, 'node_modules');
-  const remove = () => {
-    fs.rmSync(modules, { force: true }); // the link only: the packages are this checkout's
-    git(['worktree', 'remove', '--force', dir]);
-  };
-  try {
-    fs.symlinkSync(path.join(projectRoot, 'node_modules'), modules, 'dir');
-    const lock = (root: string) => fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8');
-    const same = fs.existsSync(path.join(dir, 'package-lock.json')) && lock(dir) === lock(projectRoot);
-    const warning = same
-      ? undefined
-      : `${rev} (${commit}) pins other packages than this checkout's package-lock.json; its build runs on this checkout's node_modules`;
-    return { dir, warning, remove };
-  } catch (err) {
-    remove();
-    throw err;
-  }
 }
 
 /**
@@ -516,7 +478,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
   };
   process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
   try {
-    if (options.against) worktree = addWorktree(options.against, work);
+    if (options.against) worktree = addWorktree(options.against, work, projectRoot);
     if (worktree?.warning) log(`warning: ${worktree.warning}`);
     const against = worktree && { label: options.against!, checkout: worktree.dir };
     const results: BenchResults = {
@@ -618,7 +580,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   try {
     await main();
   } catch (err) {
-    if (!(err instanceof BenchError)) throw err;
+    if (!(err instanceof BenchError || err instanceof NoSuchRevision)) throw err;
     console.error(`bench: ${err.message}`);
     process.exitCode = 2;
   }

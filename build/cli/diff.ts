@@ -1,0 +1,107 @@
+// `npm run diff -- --base REV|DIR [options]`: what the working tree's records do to the published
+// API, against a revision or a built API folder; breaking changes first.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { baseUrlFromEnv, UsageError } from '../config.ts';
+import { defaultDataDir } from '../paths.ts';
+import { diffFolders, isBreaking } from '../diff/compare.ts';
+import { jsonReport, markdownReport, textReport } from '../diff/reports.ts';
+import { baseKind, folderBase, revisionBase, SideFailed, workingSide, type Side } from '../diff/sides.ts';
+
+const HELP = `Usage: npm run diff -- --base REV|DIR [options]
+
+Builds the API at a base and from the working tree, and reports what changed, per kind: records
+added, removed, renamed (same id, new name) and changed, with their first changed fields; and
+first, the breaking changes: urls that no longer answer, and fields removed from records.
+
+Options:
+  --base REV|DIR       a git revision (main, HEAD~1, a commit), built by its own build code,
+                       or a folder holding a built API (npm run build -- --plain --out DIR)
+  --data DIR           the working tree's records (default: data/); a revision's are the
+                       same folder at that revision
+  --report FORMAT      text (default), json, or markdown (for a pull request)
+  --fail-on-breaking   exit with 1 when a change is breaking
+  -h, --help           show this help
+
+Environment:
+  BASE_URL             the address both sides are built with (default http://localhost:3000);
+                       a folder as base gives its own
+
+Exit codes: 0 compared, 1 breaking changes with --fail-on-breaking, 2 wrong usage (an unknown
+revision, a missing folder) or a side that does not build.`;
+
+const REPORTS = { text: textReport, json: jsonReport, markdown: markdownReport };
+
+interface Options {
+  base: string;
+  dataDir: string;
+  report: keyof typeof REPORTS;
+  failOnBreaking: boolean;
+}
+
+function parseOptions(argv: string[]): Options | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      base: { type: 'string' },
+      data: { type: 'string' },
+      report: { type: 'string', default: 'text' },
+      'fail-on-breaking': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) return 'help';
+  if (!values.base) throw new UsageError('--base is needed: a git revision or a built API folder');
+  if (!(values.report in REPORTS)) throw new UsageError(`--report must be text, json or markdown, got "${values.report}"`);
+  const dataDir = values.data ? path.resolve(values.data) : defaultDataDir;
+  return { base: values.base, dataDir, report: values.report as Options['report'], failOnBreaking: values['fail-on-breaking'] };
+}
+
+/** Builds both sides into `work` (the base first, as its address decides the working tree's) and compares them. */
+async function compare(options: Options, work: string) {
+  let base: Side;
+  let baseUrl: string;
+  if (baseKind(options.base) === 'folder') {
+    const folder = folderBase(options.base);
+    [base, baseUrl] = [folder, folder.baseUrl];
+  } else {
+    baseUrl = baseUrlFromEnv();
+    if (!fs.existsSync(options.dataDir)) throw new UsageError(`--data ${options.dataDir}: no such folder`);
+    base = await revisionBase(options.base, { work, dataDir: options.dataDir, baseUrl, log: console.error });
+  }
+  console.error('building the working tree …');
+  const after = await workingSide({ dataDir: options.dataDir, out: path.join(work, 'after'), baseUrl });
+  return { diff: diffFolders(base.dir, after.dir), compared: { base: base.label } };
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let options;
+  try {
+    options = parseOptions(argv);
+  } catch (err) {
+    console.error(`${(err as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  if (options === 'help') return (console.log(HELP), 0);
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'crs-diff-'));
+  const cleanUp = () => fs.rmSync(work, { recursive: true, force: true });
+  const interrupted = () => (cleanUp(), process.exit(130));
+  process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
+  try {
+    const { diff, compared } = await compare(options, work);
+    console.log(REPORTS[options.report](diff, compared));
+    return options.failOnBreaking && isBreaking(diff) ? 1 : 0;
+  } catch (err) {
+    if (!(err instanceof UsageError || err instanceof SideFailed)) throw err;
+    console.error(err.message);
+    return 2;
+  } finally {
+    process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
+    cleanUp();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) process.exitCode = await main(process.argv.slice(2));
