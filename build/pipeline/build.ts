@@ -15,6 +15,7 @@ import type { OutputFile } from '../output/plan.ts';
 import type { Order } from './order.ts';
 import type { LateKinds } from './render.ts';
 import { loadSchemas, type SchemaSet } from '../schemas/schemas.ts';
+import { keepFiles, namesSchemaFiles } from '../schemas/editor-schemas.ts';
 import { compileValidators, type Validators } from '../schemas/validators.ts';
 import { nameDirs, validate } from './validate.ts';
 import { Writer } from '../output/writer.ts';
@@ -46,6 +47,11 @@ export interface BuildOptions {
   pretty?: boolean;
   /** Leave the output as a plain folder rather than a link to one of two trees (for deploys). */
   plain?: boolean;
+  /**
+   * A folder to keep the editors' copy of the source schemas in, offering the names of the records
+   * built (editor-schemas.ts): written after a successful build, the files whose bytes changed only.
+   */
+  editorSchemas?: string;
   /** Told when a stage ends, and how far writing has got (records done of all). */
   onProgress?: (event: Progress) => void;
 }
@@ -183,11 +189,14 @@ async function run(ctx: Context, writer: Writer | undefined): Promise<BuildResul
   if (live) readUnhashed(files);
   const keyNow = live && files.every((f) => f.hash !== undefined) ? buildKey(files, ctx.baseUrl, options.pretty ?? false) : undefined;
   if (live && problems.count === 0 && !options.plain && live.key === keyNow) {
-    // Nothing changed since the live tree was built: it is already the answer.
+    // Nothing changed since the live tree was built: it is already the answer, and the names copy
+    // made then holds these names (unless it was removed since).
+    if (options.editorSchemas && !fs.existsSync(options.editorSchemas)) keepEditorSchemas(options.editorSchemas, files);
     return { records: live.records, ...none, unchanged: live.fileCount, ms: performance.now() - ctx.started, stages: ctx.stages };
   }
   const memory = await recall(ctx, seen);
   let tree: Tree | undefined;
+  let result: BuildResult;
   try {
     // A build that reads every file opens its tree now, before the later stages load: the folders of
     // records by name are known from the files alone, and the writer starts on them at once.
@@ -195,11 +204,27 @@ async function run(ctx: Context, writer: Writer | undefined): Promise<BuildResul
       tree = await openTree(ctx.outDir, seen, writer);
       tree.prepare(nameDirs(files, schemaSet().schemas));
     }
-    return await compute(ctx, { files, seen, memory, keyNow, tree, writer, opened: (t) => (tree = t) });
+    result = await compute(ctx, { files, seen, memory, keyNow, tree, writer, opened: (t) => (tree = t) });
   } catch (err) {
     await tree?.abort();
     throw err;
   }
+  if (options.editorSchemas && !options.check) keepEditorSchemas(options.editorSchemas, files);
+  return result;
+}
+
+/**
+ * The editors' copy of the source schemas, offering the names of a successful build's records: each
+ * record is named as its file is (a build with a record named otherwise fails).
+ */
+function keepEditorSchemas(dir: string, files: SourceFile[]): void {
+  const names = new Map<string, string[]>();
+  for (const file of files) {
+    const ofKind = names.get(file.kind) ?? [];
+    if (ofKind.length === 0) names.set(file.kind, ofKind);
+    ofKind.push(file.stem);
+  }
+  keepFiles(dir, namesSchemaFiles(schemaSet().schemas, names));
 }
 
 /**
