@@ -55,29 +55,36 @@ describe('the names copy a build keeps', () => {
     const world = await fixtureWorld();
     const editorSchemas = path.join(world.root, '.editor-schemas');
     await buildWorld({ dataDir: world.data, outDir: world.out, editorSchemas });
-    const offered = (field: string) => readJson(path.join(editorSchemas, 'type.json')).properties[field].anyOf[0].enum;
+    const offered = (kind: string) => readJson(path.join(editorSchemas, 'names.json')).$defs[kind].enum;
     expect(offered('generation')).toEqual(stems(path.join(world.data, 'generation')));
-    expect(fs.readdirSync(editorSchemas).sort()).toEqual([...sourceSchemaFiles(loadSchemas()).keys()].sort());
+    expect(offered('move')).toEqual(stems(path.join(world.data, 'move')));
+    const kindFiles = [...sourceSchemaFiles(loadSchemas()).keys()];
+    expect(fs.readdirSync(editorSchemas).sort()).toEqual([...kindFiles, 'names.json'].sort());
+    expect(readJson(path.join(editorSchemas, 'type.json')).properties.generation.anyOf[0]).toEqual({
+      $ref: 'names.json#/$defs/generation',
+    });
 
     addGeneration(world.data, 3);
-    const untouched = fs.statSync(path.join(editorSchemas, 'language.json'));
+    const times = () => kindFiles.map((name) => fs.statSync(path.join(editorSchemas, name)).mtimeMs);
+    const before = times();
     await buildWorld({ dataDir: world.data, outDir: world.out, editorSchemas });
     expect(offered('generation')).toEqual(['generation-i', 'generation-ii', 'generation-iii']);
-    // A kind whose schema offers no generation is not written again.
-    expect(fs.statSync(path.join(editorSchemas, 'language.json')).mtimeMs).toBe(untouched.mtimeMs);
+    // The kinds' schemas do not change with the names: only the list is written again.
+    expect(times()).toEqual(before);
   });
 
   it('is left as it was by a failed build, and by a check', async () => {
     const world = await fixtureWorld();
     const editorSchemas = path.join(world.root, '.editor-schemas');
     await buildWorld({ dataDir: world.data, outDir: world.out, editorSchemas });
-    const before = fs.readFileSync(path.join(editorSchemas, 'type.json'), 'utf8');
+    const names = () => fs.readFileSync(path.join(editorSchemas, 'names.json'), 'utf8');
+    const before = names();
     addGeneration(world.data, 3);
     await buildWorld({ dataDir: world.data, outDir: world.out, editorSchemas, check: true });
-    expect(fs.readFileSync(path.join(editorSchemas, 'type.json'), 'utf8')).toBe(before);
+    expect(names()).toBe(before);
     overlayBad(world, 'unknown-field');
     expect(await buildProblems({ dataDir: world.data, outDir: world.out, editorSchemas })).not.toEqual([]);
-    expect(fs.readFileSync(path.join(editorSchemas, 'type.json'), 'utf8')).toBe(before);
+    expect(names()).toBe(before);
   });
 
   it('is made again by a rebuild with nothing to do, when it is missing', async () => {
@@ -151,7 +158,7 @@ describe('the YAML language server with the project settings', () => {
     addGeneration(path.join(root, 'data'), 3);
     const editorSchemas = path.join(root, '.editor-schemas');
     await buildWorld({ dataDir: path.join(root, 'data'), outDir: path.join(root, 'dist'), editorSchemas });
-    await server.changed([path.join(editorSchemas, 'type.json')]);
+    await server.changed([path.join(editorSchemas, 'names.json')]);
     const edited = read('type/steel.yaml').replace(/^generation: .*$/m, 'generation: ');
     await server.open(file('type/steel.yaml'), edited);
     const at = { line: lineOf(edited, 'generation:'), character: 'generation: '.length };
