@@ -174,6 +174,22 @@ describe('the YAML language server with the project settings', () => {
   });
 });
 
+describe('the YAML language server before the first build', () => {
+  it('says it cannot load the schema the settings point at (docs/EDITING.md)', async () => {
+    const root = await tempDir('crs-editor-');
+    fs.cpSync(path.join(fixturesDir, 'starter', 'stat'), path.join(root, 'data', 'stat'), { recursive: true });
+    const server = await startYamlServer(root, editorSettings());
+    try {
+      const diagnostics = await server.open(path.join(root, 'data', 'stat', 'attack.yaml'));
+      expect(diagnostics.map((d) => d.message)).toEqual([
+        expect.stringMatching(/^Unable to load schema from .*\.editor-schemas\/stat\.json/),
+      ]);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe('the README', () => {
   it('shows what the language server answers to completion after `generation: ` in the shipped world', async () => {
     const root = await editorWorkspace(defaultDataDir, await tempDir('crs-editor-'));
