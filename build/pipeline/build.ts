@@ -15,7 +15,7 @@ import type { OutputFile } from '../output/plan.ts';
 import type { Order } from './order.ts';
 import type { LateKinds } from './render.ts';
 import { loadSchemas, type SchemaSet } from '../schemas/schemas.ts';
-import { keepFiles, namesSchemaFiles } from '../schemas/editor-schemas.ts';
+import { keepNamesCopy, namesSchemaFiles } from '../schemas/editor-schemas.ts';
 import { compileValidators, type Validators } from '../schemas/validators.ts';
 import { nameDirs, validate } from './validate.ts';
 import { Writer } from '../output/writer.ts';
@@ -189,9 +189,9 @@ async function run(ctx: Context, writer: Writer | undefined): Promise<BuildResul
   if (live) readUnhashed(files);
   const keyNow = live && files.every((f) => f.hash !== undefined) ? buildKey(files, ctx.baseUrl, options.pretty ?? false) : undefined;
   if (live && problems.count === 0 && !options.plain && live.key === keyNow) {
-    // Nothing changed since the live tree was built: it is already the answer, and the names copy
-    // made then holds these names (unless it was removed since).
-    if (options.editorSchemas && !fs.existsSync(options.editorSchemas)) keepEditorSchemas(options.editorSchemas, files);
+    // Nothing changed since the live tree was built: it is already the answer. The names copy may
+    // not be, if a build of the same data into another tree (the dev loop's) wrote it since.
+    if (options.editorSchemas) keepEditorSchemas(ctx, options.editorSchemas, files, keyNow);
     return { records: live.records, ...none, unchanged: live.fileCount, ms: performance.now() - ctx.started, stages: ctx.stages };
   }
   const memory = await recall(ctx, seen);
@@ -209,22 +209,30 @@ async function run(ctx: Context, writer: Writer | undefined): Promise<BuildResul
     await tree?.abort();
     throw err;
   }
-  if (options.editorSchemas && !options.check) keepEditorSchemas(options.editorSchemas, files);
+  if (options.editorSchemas && !options.check) {
+    keepEditorSchemas(ctx, options.editorSchemas, files, keyNow ?? buildKey(files, ctx.baseUrl, options.pretty ?? false));
+  }
   return result;
 }
 
 /**
  * The editors' copy of the source schemas, offering the names of a successful build's records: each
- * record is named as its file is (a build with a record named otherwise fails).
+ * record is named as its file is (a build with a record named otherwise fails). Made again only when
+ * the tool or the names differ from those it was made from.
  */
-function keepEditorSchemas(dir: string, files: SourceFile[]): void {
+function keepEditorSchemas(ctx: Context, dir: string, files: SourceFile[], key: string): void {
+  const namesKey = () => hashText([ctx.tool, ...files.map((file) => `${file.kind}/${file.stem}`)].join('\n'));
+  keepNamesCopy(dir, key, namesKey, () => namesSchemaFiles(schemaSet().schemas, namesByKind(files)));
+}
+
+function namesByKind(files: SourceFile[]): Map<string, string[]> {
   const names = new Map<string, string[]>();
   for (const file of files) {
     const ofKind = names.get(file.kind) ?? [];
     if (ofKind.length === 0) names.set(file.kind, ofKind);
     ofKind.push(file.stem);
   }
-  keepFiles(dir, namesSchemaFiles(schemaSet().schemas, names));
+  return names;
 }
 
 /**

@@ -85,6 +85,28 @@ export function editorSchemasFor(dataDir: string | undefined): string | undefine
   return path.resolve(dataDir ?? defaultDataDir) === defaultDataDir ? editorSchemasDir : undefined;
 }
 
+/** Beside the names copy: the keys of the last build that made or checked it, and of its names. */
+const STAMP = '.made-from';
+
+/**
+ * Keeps the names copy in `dir` for a build of key `build` whose names (and tool) hash to `names()`.
+ * The last build to make or check the copy is remembered, so that a rebuild with nothing to do checks
+ * it by reading one small file. A build into another tree (`npm run dev` builds into a folder of its
+ * own) may have made the copy since; then the names are compared, and the files written only if they
+ * differ. The stamp is removed before the files change and written after.
+ */
+export function keepNamesCopy(dir: string, build: string, names: () => string, files: () => ReadonlyMap<string, string>): void {
+  const stamp = path.join(dir, STAMP);
+  const [builtBy, madeFrom] = (readOrNothing(stamp) ?? '').split('\n');
+  if (builtBy === build) return;
+  const now = names();
+  if (madeFrom !== now) {
+    fs.rmSync(stamp, { force: true });
+    keepFiles(dir, files());
+  }
+  fs.writeFileSync(stamp, `${build}\n${now}`);
+}
+
 /**
  * Makes `dir` hold exactly `files`, writing only those whose bytes differ (an editor reloads a schema
  * whose file changed) and removing other schemas. Each file is replaced whole, by a rename.
