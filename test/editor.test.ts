@@ -134,6 +134,13 @@ describe('the YAML language server with the project settings', () => {
     expect(await server.open(file('creature-form/emberpup-blaze.yaml'))).toEqual([]);
   });
 
+  it('describes a field on hover', async () => {
+    await server.open(file('stat/speed.yaml'));
+    const hover = await server.hover(file('stat/speed.yaml'), { line: lineOf(read('stat/speed.yaml'), 'id:'), character: 1 });
+    const id = readJson(path.join(sourceSchemasDir, 'stat.json')).properties.id.description;
+    expect(JSON.stringify(hover?.contents)).toContain(id);
+  });
+
   it('flags a misspelt field on its line', async () => {
     const text = read('type/grass.yaml').replace(/^move_damage_class:/m, 'move_damage_clas:');
     const diagnostics = await server.open(file('type/grass.yaml'), text);
