@@ -10,6 +10,10 @@ export const projectRoot =
 export const schemasDir = path.join(projectRoot, 'schemas');
 export const defaultDataDir = path.join(projectRoot, 'data');
 export const defaultOutDir = path.join(projectRoot, 'dist');
+/** The source format's JSON Schemas for editors, generated and committed (`npm run types`). */
+export const sourceSchemasDir = path.join(schemasDir, 'source');
+/** The same schemas offering the names of the records that exist: kept by builds of `data/`, git-ignored. */
+export const editorSchemasDir = path.join(projectRoot, '.editor-schemas');
 /** What builds keep between runs that is not output: the explorer page as vite built it, the validators' code, the hosts' bundled code. */
 export const cacheDirs = {
   explorer: path.join(projectRoot, 'node_modules', '.cache', 'explorer'),

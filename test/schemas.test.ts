@@ -98,7 +98,9 @@ describe('response schemas', () => {
   });
 
   it('defines the shared shapes once', () => {
-    const texts = [...fs.readdirSync('schemas')].map((f) => fs.readFileSync(path.join('schemas', f), 'utf8'));
+    const texts = [...fs.readdirSync('schemas')]
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => fs.readFileSync(path.join('schemas', f), 'utf8'));
     const definitions = texts.filter((t) => /"title": "NamedRef"/.test(t));
     expect(definitions).toHaveLength(1);
   });

@@ -9,6 +9,7 @@ import { OutputFailed } from '../output/failure.ts';
 import { defaultDataDir } from '../paths.ts';
 import { BuildFailed, formatProblems, sortProblems } from '../report/problems.ts';
 import { formatGithub } from '../report/github.ts';
+import { editorSchemasFor } from '../schemas/editor-schemas.ts';
 
 const HELP = `Usage: npm run build -- [options]
 
@@ -116,9 +117,11 @@ export async function main(argv: string[]): Promise<number> {
   }
   const progress = args.report === 'text' ? progressReporter() : undefined;
   try {
+    const dataDir = args.data ? path.resolve(args.data) : undefined;
     const result = await build({
       onProgress: progress?.onProgress,
-      dataDir: args.data ? path.resolve(args.data) : undefined,
+      dataDir,
+      editorSchemas: editorSchemasFor(dataDir),
       outDir: args.out ? path.resolve(args.out) : undefined,
       check: args.check,
       pretty: args.pretty,

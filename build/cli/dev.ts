@@ -15,6 +15,7 @@ import { OutputFailed } from '../output/failure.ts';
 import { defaultDataDir, projectRoot } from '../paths.ts';
 import { BuildFailed, formatProblems } from '../report/problems.ts';
 import { createServer } from '../site/serve.ts';
+import { editorSchemasFor } from '../schemas/editor-schemas.ts';
 import { BUILD_EVENT, STATUS_PATH, type BuildStatus } from '../site/dev-status.ts';
 
 /** Saves closer together than this make one rebuild. */
@@ -121,7 +122,7 @@ function apiHandler(outDir: string) {
 async function buildApi({ dataDir, outDir, log }: BuildPlan, baseUrl: string, version: number): Promise<BuildStatus> {
   const started = performance.now();
   try {
-    const result = await build({ dataDir, outDir, baseUrl });
+    const result = await build({ dataDir, outDir, baseUrl, editorSchemas: editorSchemasFor(dataDir) });
     const records = Object.values(result.records).reduce((a, b) => a + b, 0);
     const status = { ok: true, version, ms: performance.now() - started, records, text: '', problems: [] };
     if (log) console.log(`${time()} built ${records} records in ${Math.round(status.ms)} ms`);

@@ -3,13 +3,17 @@ import { build } from '../pipeline/build.ts';
 import { summary } from './build.ts';
 import { baseUrlFromEnv, portFromEnv, UsageError } from '../config.ts';
 import { OutputFailed } from '../output/failure.ts';
-import { defaultOutDir } from '../paths.ts';
+import { defaultOutDir, editorSchemasDir } from '../paths.ts';
 import { BuildFailed, formatProblems } from '../report/problems.ts';
 import { createServer, listen } from '../site/serve.ts';
 
 const port = portFromEnv();
 try {
-  console.log(summary(await build({ baseUrl: process.env.BASE_URL ? baseUrlFromEnv() : `http://localhost:${port}` })));
+  console.log(
+    summary(
+      await build({ editorSchemas: editorSchemasDir, baseUrl: process.env.BASE_URL ? baseUrlFromEnv() : `http://localhost:${port}` }),
+    ),
+  );
 } catch (err) {
   if (err instanceof UsageError) {
     console.error(err.message);

@@ -1,10 +1,13 @@
-// `npm run types`: writes api-types.ts, the TypeScript types of every published record, from the
-// response schemas with json-schema-to-typescript. A test fails when the file is stale.
+// `npm run types`: writes what is generated from the schemas and committed. api-types.ts, the
+// TypeScript types of every published record, from the response schemas with
+// json-schema-to-typescript; and schemas/source/, the JSON Schemas of the source format for editors.
+// Tests fail when either is stale.
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
-import { projectRoot } from '../paths.ts';
+import { projectRoot, sourceSchemasDir } from '../paths.ts';
+import { keepFiles, sourceSchemaFiles } from '../schemas/editor-schemas.ts';
 import { bundleDefinitions, loadSchemas, type Schema } from '../schemas/schemas.ts';
 
 export const typesFile = path.join(projectRoot, 'build', 'api-types.ts');
@@ -41,4 +44,6 @@ export async function generateTypes(): Promise<string> {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   fs.writeFileSync(typesFile, await generateTypes());
   console.log(`wrote ${path.relative(process.cwd(), typesFile)}`);
+  const written = keepFiles(sourceSchemasDir, sourceSchemaFiles(loadSchemas()));
+  console.log(`wrote ${written.length} source schemas in ${path.relative(process.cwd(), sourceSchemasDir)}/ (the others were up to date)`);
 }

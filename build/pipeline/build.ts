@@ -16,6 +16,7 @@ import type { OutputFile } from '../output/plan.ts';
 import type { Order } from './order.ts';
 import type { LateKinds } from './render.ts';
 import { loadSchemas, type SchemaSet } from '../schemas/schemas.ts';
+import { keepNamesCopy, namesSchemaFiles } from '../schemas/editor-schemas.ts';
 import { compileValidators, type Validators } from '../schemas/validators.ts';
 import { nameDirs, validate } from './validate.ts';
 import { Writer } from '../output/writer.ts';
@@ -47,6 +48,11 @@ export interface BuildOptions {
   pretty?: boolean;
   /** Leave the output as a plain folder rather than a link to one of two trees (for deploys). */
   plain?: boolean;
+  /**
+   * A folder to keep the editors' copy of the source schemas in, offering the names of the records
+   * built (editor-schemas.ts): written after a successful build, the files whose bytes changed only.
+   */
+  editorSchemas?: string;
   /** Told when a stage ends, and how far writing has got (records done of all). */
   onProgress?: (event: Progress) => void;
 }
@@ -184,11 +190,14 @@ async function run(ctx: Context, writer: Writer | undefined): Promise<BuildResul
   if (live) readUnhashed(files);
   const keyNow = live && files.every((f) => f.hash !== undefined) ? buildKey(files, ctx.baseUrl, options.pretty ?? false) : undefined;
   if (live && problems.count === 0 && !options.plain && live.key === keyNow) {
-    // Nothing changed since the live tree was built: it is already the answer.
+    // Nothing changed since the live tree was built: it is already the answer. The names copy may
+    // not be, if a build of the same data into another tree (the dev loop's) wrote it since.
+    if (options.editorSchemas) keepEditorSchemas(ctx, options.editorSchemas, files, keyNow);
     return { records: live.records, ...none, unchanged: live.fileCount, ms: performance.now() - ctx.started, stages: ctx.stages };
   }
   const memory = await recall(ctx, seen);
   let tree: Tree | undefined;
+  let result: BuildResult;
   try {
     // A build that reads every file opens its tree now, before the later stages load: the folders of
     // records by name are known from the files alone, and the writer starts on them at once.
@@ -196,11 +205,35 @@ async function run(ctx: Context, writer: Writer | undefined): Promise<BuildResul
       tree = await openTree(ctx.outDir, seen, writer);
       tree.prepare(nameDirs(files, schemaSet().schemas));
     }
-    return await compute(ctx, { files, seen, memory, keyNow, tree, writer, opened: (t) => (tree = t) });
+    result = await compute(ctx, { files, seen, memory, keyNow, tree, writer, opened: (t) => (tree = t) });
   } catch (err) {
     await tree?.abort();
     throw err;
   }
+  if (options.editorSchemas && !options.check) {
+    keepEditorSchemas(ctx, options.editorSchemas, files, keyNow ?? buildKey(files, ctx.baseUrl, options.pretty ?? false));
+  }
+  return result;
+}
+
+/**
+ * The editors' copy of the source schemas, offering the names of a successful build's records: each
+ * record is named as its file is (a build with a record named otherwise fails). Made again only when
+ * the tool or the names differ from those it was made from.
+ */
+function keepEditorSchemas(ctx: Context, dir: string, files: SourceFile[], key: string): void {
+  const namesKey = () => hashText([ctx.tool, ...files.map((file) => `${file.kind}/${file.stem}`)].join('\n'));
+  keepNamesCopy(dir, key, namesKey, () => namesSchemaFiles(schemaSet().schemas, namesByKind(files)));
+}
+
+function namesByKind(files: SourceFile[]): Map<string, string[]> {
+  const names = new Map<string, string[]>();
+  for (const file of files) {
+    const ofKind = names.get(file.kind) ?? [];
+    if (ofKind.length === 0) names.set(file.kind, ofKind);
+    ofKind.push(file.stem);
+  }
+  return names;
 }
 
 /**

@@ -132,27 +132,46 @@ const REF_SCHEMA: Schema = {
   pattern: SLUG,
   minimum: 1,
   maximum: INT32_MAX,
-  description: 'A reference: the target record name, or its id.',
 };
+
+/**
+ * A reference as an author writes it. It keeps its `x-ref` (or its place under an `x-ref-by`), so
+ * that the editors' copy of the source schemas (editor-schemas.ts) can offer the names that exist.
+ */
+const refSchema = (kind: string): Schema => ({ ...REF_SCHEMA, description: `A ${kind}: its name, or its id.`, 'x-ref': kind });
 
 /** The schema of the source format, derived from the inlined response schema. */
 function sourceSchema(response: Schema): Schema {
   const root = toSource(response);
-  root.properties.id = { type: 'integer', minimum: 1, maximum: INT32_MAX };
-  root.properties.name = { ...root.properties.name, pattern: SLUG, minLength: 1 };
+  root.properties.id = {
+    type: 'integer',
+    minimum: 1,
+    maximum: INT32_MAX,
+    description: 'The record id: a positive integer, unique within its kind, chosen once and never changed.',
+  };
+  root.properties.name = {
+    ...root.properties.name,
+    pattern: SLUG,
+    minLength: 1,
+    description: 'The record name, unique within its kind and the same as its file name: a lowercase slug (fire, route-12).',
+  };
   root.required = [...new Set(['id', 'name', ...(root.required ?? [])])];
   return root;
 }
 
 function toSource(node: Schema): Schema {
-  if (node['x-ref']) return { ...REF_SCHEMA };
+  if (node['x-ref']) return refSchema(node['x-ref']);
   if (node['x-ref-by']) {
     const { field, kinds } = node['x-ref-by'];
     return {
       type: 'object',
       required: [field, 'name'],
       additionalProperties: false,
-      properties: { [field]: { enum: kinds }, name: { ...REF_SCHEMA } },
+      properties: {
+        [field]: { enum: kinds, description: `The kind of record named: ${kinds.join(' or ')}.` },
+        name: { ...REF_SCHEMA, description: `The ${kinds.join(' or ')} named: its name, or its id.` },
+      },
+      'x-ref-by': node['x-ref-by'],
     };
   }
   if (Array.isArray(node.oneOf)) {
@@ -160,7 +179,7 @@ function toSource(node: Schema): Schema {
     const ref = node.oneOf.find((s: Schema) => s['x-ref']);
     const allowsNull = node.oneOf.some((s: Schema) => s.type === 'null');
     if (ref && allowsNull && node.oneOf.length === 2) {
-      return { ...REF_SCHEMA, type: ['string', 'integer', 'null'], ...('default' in node ? { default: node.default } : {}) };
+      return { ...refSchema(ref['x-ref']), type: ['string', 'integer', 'null'], ...('default' in node ? { default: node.default } : {}) };
     }
   }
   const out: Schema = {};
