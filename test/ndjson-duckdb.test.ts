@@ -35,15 +35,20 @@ async function rows(sql: string): Promise<Record<string, unknown>[]> {
 
 /** The rows DuckDB reads from an NDJSON file, in file order (one read: a pipe gives its bytes once): their count, ids and names. */
 async function readNdjson(file: string) {
-  const records = await rows(`SELECT id, name FROM read_json(${quote(file)}, format = 'newline_delimited')`);
+  // A kind whose records publish no name (characteristic) reads as null there.
+  const records = await rows(
+    `SELECT id, json_extract_string(to_json(r), '$.name') AS name FROM read_json(${quote(file)}, format = 'newline_delimited') r`,
+  );
   return { count: records.length, records: records.map((r) => ({ id: Number(r.id), name: r.name })) };
 }
 
-/** The kind's records as its list and record files say: ids in order, names. */
+/** The kind's records as its list and record files say: ids in order, names (null for records that publish none). */
 function expected(kind: string) {
   const list = read(apiPaths.list(kind));
-  const records = list.results.map((ref: { name: string; url: string }) => ({ id: Number(ref.url.split('/').at(-2)), name: ref.name }));
-  for (const r of records) expect(read(apiPaths.record(kind, r.id)).name).toBe(r.name);
+  const records = list.results.map((ref: { url: string }) => {
+    const id = Number(ref.url.split('/').at(-2));
+    return { id, name: read(apiPaths.record(kind, id)).name ?? null };
+  });
   return { count: list.count, records };
 }
 

@@ -12,7 +12,7 @@ import { buildProblems, buildWorld, fixturesDir, fixtureWorld, overlayBad } from
 const schemas = loadSchemas();
 const order = publishOrder(schemas);
 /** The kind of a record's file or a kind's list. */
-const kindOfPath = (rel: string) => /^api\/v2\/([^/]+)\/(?:[^/]+\/)?index\.json$/.exec(rel)?.[1];
+const kindOfPath = (rel: string) => /^api\/v2\/([^/]+)\/(?:(?:[^/]+\/)?index\.json|all\.ndjson)$/.exec(rel)?.[1];
 
 describe('the order of kinds', () => {
   it('reads late the location areas, the bulk of a world, and publishes locations after them', () => {
@@ -51,7 +51,7 @@ describe('the order of kinds', () => {
     };
     const phases = files.map(phase);
     expect(phases).toEqual([...phases].sort());
-    expect(files.filter((rel) => kindOfPath(rel) === 'location-area')).toHaveLength(3 + 1); // the areas and their list
+    expect(files.filter((rel) => kindOfPath(rel) === 'location-area')).toHaveLength(3 + 2); // the areas, their list and their NDJSON file
   });
 
   it('reports the problems of late records with the others, in a first build and a rebuild', async () => {
