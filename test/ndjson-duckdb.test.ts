@@ -7,23 +7,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths, NDJSON_LIST } from '../build/paths.ts';
-import { buildWorld, fixtureWorld, serve, tempDir } from './helpers.ts';
+import { servedStarterWorld, tempDir } from './helpers.ts';
 
-const world = { out: '', url: '' };
+const world = servedStarterWorld();
 let db: DuckDBConnection;
-let close = async () => {};
 
 beforeAll(async () => {
-  const w = await fixtureWorld();
-  await buildWorld({ dataDir: w.data, outDir: w.out });
-  const server = await serve(w.out);
-  Object.assign(world, { out: w.out, url: server.url });
-  close = server.close;
   db = await (await DuckDBInstance.create(':memory:')).connect();
 });
-afterAll(() => close());
 
 const read = (rel: string) => JSON.parse(fs.readFileSync(path.join(world.out, rel), 'utf8'));
 const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;

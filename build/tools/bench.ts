@@ -8,7 +8,8 @@
 // edit, a rebuild with nothing changed, and the runtime's own start. Without --against, the full
 // build is timed against the write floor (floor.mjs: the same folders, bytes and hard links, and
 // nothing else); with --against REV, every scenario is timed against that revision's build, run
-// from a git worktree of it. The two sides of a comparison take turns, each going first in every
+// from a git worktree of it, on the world that revision's own generator writes from the same seed.
+// The two sides of a comparison take turns, each going first in every
 // other run, and the medians are compared.
 // Prints a markdown table and writes every figure as JSON to bench-results/bench.json.
 import { execFileSync, spawn } from 'node:child_process';
@@ -240,6 +241,10 @@ class Settler {
 interface Contender {
   label: string;
   checkout: string;
+  /** The world it builds: made by its own checkout's generator, in the source format its build reads. */
+  data: string;
+  /** The edit the edit runs make to that world. */
+  edit?: Edit;
 }
 
 /** One scale's world and folders. */
@@ -299,13 +304,14 @@ class Edit {
 }
 
 /** One timed edit rebuild of a contender's kept output, from and back to the original source. */
-async function editRun(stage: Stage, side: Contender, edit: Edit): Promise<Sample> {
+async function editRun(stage: Stage, side: Contender): Promise<Sample> {
   const out = stage.kept.get(side)!;
+  const edit = (side.edit ??= new Edit(path.join(side.data, 'creature-form', `${firstForm(stage.scale)}.yaml`)));
   edit.restore();
-  await timeBuild(side.checkout, stage.data, out); // back to the original, not counted
+  await timeBuild(side.checkout, side.data, out); // back to the original, not counted
   edit.apply();
   try {
-    return await timeBuild(side.checkout, stage.data, out);
+    return await timeBuild(side.checkout, side.data, out);
   } finally {
     edit.restore();
   }
@@ -359,18 +365,19 @@ function row(scale: number, scenario: string, baseline: string, samples: Sample[
  * The no-op and edit runs of every contender, in turns, and the runtime's start beside the no-ops.
  * Returns each contender's samples, in the order of `sides`.
  */
-async function rebuildRuns(stage: Stage, sides: Contender[], runs: number, edit: Edit) {
+async function rebuildRuns(stage: Stage, sides: Contender[], runs: number) {
   const noop = sides.map((): Sample[] => []);
   const start: Sample[] = [];
   for (let i = 0; i < runs; i++) {
     start.push(await timeRuntimeStart());
-    for (const k of turnOrder(i, sides.length)) noop[k]!.push(await timeBuild(sides[k]!.checkout, stage.data, stage.kept.get(sides[k]!)!));
+    for (const k of turnOrder(i, sides.length))
+      noop[k]!.push(await timeBuild(sides[k]!.checkout, sides[k]!.data, stage.kept.get(sides[k]!)!));
   }
   // The first edit after a clean build fills the second tree the output keeps: not counted.
-  for (const side of sides) await editRun(stage, side, edit);
+  for (const side of sides) await editRun(stage, side);
   const edits = sides.map((): Sample[] => []);
   for (let i = 0; i < runs; i++) {
-    for (const k of turnOrder(i, sides.length)) edits[k]!.push(await editRun(stage, sides[k]!, edit));
+    for (const k of turnOrder(i, sides.length)) edits[k]!.push(await editRun(stage, sides[k]!));
     stage.log(`scale ${stage.scale} edit ${i + 1}/${runs}: ${edits.map((e) => `${(e.at(-1)!.ms / 1000).toFixed(2)} s`).join(', ')}`);
   }
   return { noop, start, edits };
@@ -388,7 +395,7 @@ function beyondStart(scale: number, baseline: string, noop: Sample[], start: Sam
 async function warmUp(stage: Stage, sides: Contender[], runs: number, floor: boolean): Promise<Sample> {
   const before = freeRoom(stage.dir);
   let first: Sample | undefined;
-  for (const side of sides) first = await timeBuild(side.checkout, stage.data, stage.kept.get(side)!);
+  for (const side of sides) first = await timeBuild(side.checkout, side.data, stage.kept.get(side)!);
   const after = freeRoom(stage.dir);
   const tree = { bytes: (before.bytes - after.bytes) / sides.length, files: (before.files - after.files) / sides.length };
   // Every full run's output stays until the scale is done, each kept output grows a second tree,
@@ -400,11 +407,11 @@ async function warmUp(stage: Stage, sides: Contender[], runs: number, floor: boo
 
 /** Every scenario at one scale. `against` is the other revision's contender, if any. */
 async function benchScale(stage: Stage, runs: number, against?: Contender): Promise<{ rows: Row[]; world: Sample }> {
-  const self: Contender = { label: 'this checkout', checkout: projectRoot };
+  const self: Contender = { label: 'this checkout', checkout: projectRoot, data: stage.data };
   const sides = against ? [against, self] : [self];
   for (const side of sides) stage.kept.set(side, path.join(stage.dir, `kept-${stage.kept.size}`, 'out'));
   const world = await warmUp(stage, sides, runs, !against);
-  const build = (side: Contender) => (out: string) => timeBuild(side.checkout, stage.data, out);
+  const build = (side: Contender) => (out: string) => timeBuild(side.checkout, side.data, out);
   let base: Sample[];
   let full: Sample[];
   if (against) [base, full] = await alternate(stage, runs, [build(against), build(self)]);
@@ -413,8 +420,7 @@ async function benchScale(stage: Stage, runs: number, against?: Contender): Prom
     writeFloorPlan(stage.kept.get(self)!, plan);
     [base, full] = await alternate(stage, runs, [(out) => timeFloor(plan, out), build(self)]);
   }
-  const edit = new Edit(path.join(stage.data, 'creature-form', `${firstForm(stage.scale)}.yaml`));
-  const { noop, start, edits } = await rebuildRuns(stage, sides, runs, edit);
+  const { noop, start, edits } = await rebuildRuns(stage, sides, runs);
   const s = stage.scale;
   const mine = (xs: Sample[][]) => xs.at(-1)!;
   const rows = against
@@ -480,7 +486,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
   try {
     if (options.against) worktree = addWorktree(options.against, work, projectRoot);
     if (worktree?.warning) log(`warning: ${worktree.warning}`);
-    const against = worktree && { label: options.against!, checkout: worktree.dir };
+    const against = worktree && { label: options.against!, checkout: worktree.dir, data: '' };
     const results: BenchResults = {
       date: new Date().toISOString(),
       node: process.version,
@@ -511,9 +517,17 @@ async function oneScale(work: string, scale: number, options: BenchOptions, sett
   const data = path.join(dir, 'world');
   writeWorld(generateWorld(scale, 1), data);
   await settler.settled(options.settle ?? (scale >= 5 ? 35 : 0));
+  // The other revision builds the same world as its own generator writes it (the source format may
+  // have changed between them), from the same seed.
+  const theirs = against && { ...against, data: path.join(dir, 'world-against') };
+  if (theirs)
+    execFileSync('npm', ['run', '--silent', 'gen:world', '--', '--scale', String(scale), '--seed', '1', '--out', theirs.data], {
+      cwd: theirs.checkout,
+      stdio: 'ignore',
+    });
   const stage: Stage = { scale, dir, data, log: options.log ?? logLine, kept: new Map() };
   try {
-    return await benchScale(stage, options.runs, against);
+    return await benchScale(stage, options.runs, theirs);
   } finally {
     execFileSync('rm', ['-rf', dir]);
     settler.removed();
