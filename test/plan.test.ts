@@ -2,7 +2,7 @@
 // file before it or from the live tree, or nothing) and which files go, from the manifests alone.
 import { describe, expect, it } from 'vitest';
 import { FileList } from '../build/incremental/manifest.ts';
-import { beforeLive, hashBody, holding, planFile, removals, type Before } from '../build/output/plan.ts';
+import { beforeLive, hashBody, holding, joinedHash, joinPieces, planFile, removals, type Before, type Join } from '../build/output/plan.ts';
 
 const list = (files: Record<string, string>) =>
   FileList.parse(
@@ -58,5 +58,48 @@ describe('the publishing plan', () => {
     expect(removals(other, (rel) => made.has(rel), true, [])).toEqual(['c.json']);
     expect(removals(other, (rel) => made.has(rel), false, [])).toEqual(['c.json']);
     expect(removals(other, () => true, true, ['c.json'])).toEqual([]);
+  });
+
+  describe('a joined file in a rebuild', () => {
+    const body = (id: number, v = '') => `{"id":${id}${v}}`;
+    const rel = (id: number) => `a/${id}/index.json`;
+    // The live tree: records 1, 2, 3, 4 and their joined file, one a line.
+    const liveBodies = [1, 2, 3, 4].map((id) => body(id));
+    const liveFiles: Record<string, string> = Object.fromEntries(liveBodies.map((b, i) => [rel(i + 1), hashBody(b)]));
+    liveFiles['a/all'] = joinedHash(Object.values(liveFiles), false);
+    const live = list(liveFiles);
+    const partsIn = (files: Iterable<[string, string]>) =>
+      [...files]
+        .map(([r]) => r)
+        .filter((r) => /^a\/\d+\//.test(r))
+        .sort();
+    const offsets = [0, ...liveBodies.map((b) => b.length + 1)].map((_, i, all) => all.slice(0, i + 1).reduce((x, y) => x + y, 0));
+
+    it('takes the unchanged parts from the live file, in runs, and the changed and new ones from their files', () => {
+      // Record 2 changed, 4 was removed, 5 is new.
+      const now: Record<string, string> = {
+        [rel(1)]: liveFiles[rel(1)]!,
+        [rel(2)]: hashBody(body(2, ',"x":1')),
+        [rel(3)]: liveFiles[rel(3)]!,
+        [rel(5)]: hashBody(body(5)),
+      };
+      const join: Join = { parts: [rel(1), rel(2), rel(3), rel(5)], compact: false, partsIn };
+      expect(joinPieces(join, liveFiles['a/all'], live, (r) => now[r])).toEqual([
+        { start: offsets[0], end: offsets[1] },
+        { rel: rel(2) },
+        { start: offsets[2], end: offsets[3] },
+        { rel: rel(5) },
+      ]);
+      // Unchanged neighbours are one range.
+      const same: Join = { parts: [rel(1), rel(2), rel(3)], compact: false, partsIn };
+      expect(joinPieces(same, liveFiles['a/all'], live, (r) => liveFiles[r])).toEqual([{ start: 0, end: offsets[3] }]);
+    });
+
+    it('does not use a live file that was not made of the parts its tree lists, or was compacted', () => {
+      const join: Join = { parts: [rel(1)], compact: false, partsIn };
+      expect(joinPieces(join, joinedHash([liveFiles[rel(1)]!], false), live, (r) => liveFiles[r])).toBeUndefined();
+      expect(joinPieces({ ...join, compact: true }, liveFiles['a/all'], live, (r) => liveFiles[r])).toBeUndefined();
+      expect(joinPieces(join, undefined, live, (r) => liveFiles[r])).toBeUndefined();
+    });
   });
 });

@@ -12,10 +12,13 @@ export interface Op {
   path: string;
   body?: string | Uint8Array;
   from?: string;
-  join?: { parts: string[]; compact: boolean };
+  join?: { parts: JoinPart[]; compact: boolean };
   /** A file stands at `path` already: it is removed first (files are never written in place). */
   replace?: boolean;
 }
+
+/** A part of a joined file: a file, each followed by a newline, or a range of another file's bytes (newlines included). */
+export type JoinPart = string | { file: string; start: number; end: number };
 
 export function placeOp(op: Op): void {
   if (op.replace) fs.rmSync(op.path, { force: true });
@@ -26,25 +29,47 @@ export function placeOp(op: Op): void {
 
 const NEWLINE = Buffer.from('\n');
 
-/** Writes `target` as the files `parts`, each followed by a newline, reading one at a time. */
-function joinFiles(target: string, parts: readonly string[], compact: boolean): void {
+/** Writes `target` as its parts in order, reading one file at a time and writing in chunks. */
+function joinFiles(target: string, parts: readonly JoinPart[], compact: boolean): void {
   const fd = fs.openSync(target, 'w');
+  const sources = new Map<string, number>();
   try {
     let chunk: Buffer[] = [];
     let bytes = 0;
+    const flush = () => {
+      if (bytes > 0) fs.writeSync(fd, Buffer.concat(chunk, bytes));
+      chunk = [];
+      bytes = 0;
+    };
     for (const part of parts) {
+      if (typeof part !== 'string') {
+        flush();
+        copyRange(part, fd, sources);
+        continue;
+      }
       const text = fs.readFileSync(part);
       const line = compact ? Buffer.from(JSON.stringify(JSON.parse(text.toString('utf8')))) : text;
       chunk.push(line, NEWLINE);
       bytes += line.length + 1;
-      if (bytes < JOIN_CHUNK_BYTES) continue;
-      fs.writeSync(fd, Buffer.concat(chunk, bytes));
-      chunk = [];
-      bytes = 0;
+      if (bytes >= JOIN_CHUNK_BYTES) flush();
     }
-    if (bytes > 0) fs.writeSync(fd, Buffer.concat(chunk, bytes));
+    flush();
   } finally {
     fs.closeSync(fd);
+    for (const source of sources.values()) fs.closeSync(source);
+  }
+}
+
+/** Copies a range of another file into `fd`, in chunks; a file shorter than the range is an error, not a short copy. */
+function copyRange({ file, start, end }: { file: string; start: number; end: number }, fd: number, sources: Map<string, number>): void {
+  let source = sources.get(file);
+  if (source === undefined) sources.set(file, (source = fs.openSync(file, 'r')));
+  const buffer = Buffer.allocUnsafe(Math.min(JOIN_CHUNK_BYTES, end - start));
+  for (let at = start; at < end;) {
+    const read = fs.readSync(source, buffer, 0, Math.min(buffer.length, end - at), at);
+    if (read === 0) throw new Error(`${file} ends at byte ${at}, before ${end}`);
+    fs.writeSync(fd, buffer, 0, read);
+    at += read;
   }
 }
 

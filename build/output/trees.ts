@@ -13,6 +13,7 @@ import {
   beforeLive,
   fromLive,
   holding,
+  joinPieces,
   planFile,
   removals,
   sizeOf,
@@ -24,6 +25,7 @@ import {
 import { discard, layout, liveSlot, lock, manifestTexts, pruneEmptyDirs, putManifest, writeManifest } from './slots.ts';
 import type { Inputs, Layout, Live, Slot } from './slots.ts';
 import { Writer } from './writer.ts';
+import type { JoinPart } from './place.ts';
 import { OutputFailed, outputFailure, placingFailed } from './failure.ts';
 
 export { hashBody, type OutputFile } from './plan.ts';
@@ -268,6 +270,7 @@ class Publisher {
   }
 
   private holds = (rel: string) => (this.made ??= this.lines.read()).has(rel);
+  private fileHash = (rel: string) => (this.made ??= this.lines.read()).get(rel);
 
   /** Once every file is given: the last files placed, the files that are gone removed, the tree swapped in. */
   private async finish(plain: boolean, memory?: () => string): Promise<void> {
@@ -301,8 +304,15 @@ class Publisher {
   /** The joined files, made from the tree's files once they are all in place. */
   private async placeJoins(): Promise<void> {
     if (this.joins.length === 0) return;
+    const { liveTree, liveFiles } = this.t;
     for (const op of this.joins.splice(0)) {
-      const parts = op.join.parts.map((rel) => within(this.t.tree, rel));
+      // A rebuild takes the parts that did not change from the live tree's joined file, in runs,
+      // rather than opening every part's file.
+      const pieces = liveTree && liveFiles && joinPieces(op.join, liveFiles.get(op.rel), liveFiles, (rel) => this.fileHash(rel));
+      const liveJoined = within(liveTree ?? '', op.rel);
+      const parts: JoinPart[] = pieces
+        ? pieces.map((p) => ('rel' in p ? within(this.t.tree, p.rel) : { file: liveJoined, start: p.start, end: p.end }))
+        : op.join.parts.map((rel) => within(this.t.tree, rel));
       this.writer.add({ path: within(this.t.tree, op.rel), join: { parts, compact: op.join.compact }, replace: op.replace });
     }
     await this.placed();

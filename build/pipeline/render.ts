@@ -188,7 +188,17 @@ function* ndjsonFile(kind: string, { store, pretty, hashes, problems }: Publishi
     entries.map((e) => hashes.get(e.id)!),
     pretty,
   );
-  yield { rel: apiPaths.ndjson(kind), hash, join: { parts, compact: pretty } };
+  yield { rel: apiPaths.ndjson(kind), hash, join: { parts, compact: pretty, partsIn: (files) => recordFilesIn(kind, files) } };
+}
+
+/** The id paths of a kind's records among a tree's files, ordered by id: what that tree's NDJSON file of the kind is made of. */
+function recordFilesIn(kind: string, files: Iterable<[string, string]>): string[] {
+  const found: Array<[number, string]> = [];
+  for (const [rel] of files) {
+    const id = apiPaths.idOfRecord(kind, rel);
+    if (id !== undefined) found.push([id, rel]);
+  }
+  return found.sort((a, b) => a[0] - b[0]).map(([, rel]) => rel);
 }
 
 /** The hash of a carried record's file, as the live tree's manifest lists it. */
