@@ -79,9 +79,16 @@ describe('sources are regular files inside the data folder', () => {
 
   const root = process.getuid?.() === 0;
   if (!root) console.log('skipped: a device node in the data folder needs root to make (mknod)');
-  it.skipIf(!root)('refuses a device, saying it is one', async () => {
+  it.skipIf(!root)('refuses a device, saying it is one', async (ctx) => {
     const world = await fixtureWorld();
-    execFileSync('mknod', [path.join(world.data, 'type', 'null.yaml'), 'c', '1', '3']);
+    try {
+      execFileSync('mknod', [path.join(world.data, 'type', 'null.yaml'), 'c', '1', '3'], { stdio: 'pipe' });
+    } catch (err) {
+      console.log(
+        `skipped: this machine does not let root make a device node: ${String((err as { stderr?: Buffer }).stderr ?? err).trim()}`,
+      );
+      return ctx.skip();
+    }
     const problems = await buildProblems({ dataDir: world.data, outDir: world.out });
     expect(problemAt(problems, 'data/type/null.yaml').message).toBe(
       'the entry is a character device, not a file: only regular files are read',

@@ -4,13 +4,28 @@
 // system: a tmpfs of a few MiB, which only root may mount (CI runs as root).
 import { execFileSync, spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDataDir, projectRoot } from '../build/paths.ts';
 import { fixturesDir, snapshot, tempDir } from './helpers.ts';
 
-const root = process.getuid?.() === 0;
-if (!root) console.log('skipped: the write-failure tests mount a tmpfs, which needs root');
+/** Why the tests cannot mount their tmpfs here, if they cannot: they need root, and a machine that lets root mount. */
+function cannotMount(): string | undefined {
+  if (process.getuid?.() !== 0) return 'the write-failure tests mount a tmpfs, which needs root';
+  const probe = fs.mkdtempSync(path.join(os.tmpdir(), 'crs-mount-probe-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', probe], { stdio: 'pipe' });
+    execFileSync('umount', [probe]);
+    return undefined;
+  } catch (err) {
+    return `mounting a tmpfs failed here: ${String((err as { stderr?: Buffer }).stderr ?? err).trim()}`;
+  } finally {
+    fs.rmdirSync(probe);
+  }
+}
+const unable = cannotMount();
+if (unable) console.log(`skipped: ${unable}`);
 
 const starter = path.join(fixturesDir, 'starter');
 /** Fits the starter world's output (under 1 MiB) with room to spare, but not the shipped world's. */
@@ -34,7 +49,7 @@ function buildCli(data: string, out: string, extra: string[] = [], options: Spaw
   };
 }
 
-describe.skipIf(!root)('write failures', () => {
+describe.skipIf(unable !== undefined)('write failures', () => {
   let mount: string;
   beforeAll(async () => {
     mount = await tempDir('crs-small-');
