@@ -43,13 +43,7 @@ export const apiPaths = {
   /** The folder that holds a record's file. */
   recordDir,
   record: (kind: string, key: string | number) => `${recordDir(kind, key)}/index.json`,
-  /** The id of the record whose id path `rel` is, for a record of `kind`; undefined for any other path (a name is never all digits). */
-  idOfRecord: (kind: string, rel: string) => {
-    const prefix = `${API}/${kind}/`;
-    if (!rel.startsWith(prefix) || !rel.endsWith('/index.json')) return undefined;
-    const key = rel.slice(prefix.length, -'/index.json'.length);
-    return /^[0-9]+$/.test(key) ? Number(key) : undefined;
-  },
+
   ndjson: ndjsonFile,
   notFound: '404.json',
   /** The name static hosts give their 404 page: the same bytes as notFound. */

@@ -66,40 +66,28 @@ describe('the publishing plan', () => {
     // The live tree: records 1, 2, 3, 4 and their joined file, one a line.
     const liveBodies = [1, 2, 3, 4].map((id) => body(id));
     const liveFiles: Record<string, string> = Object.fromEntries(liveBodies.map((b, i) => [rel(i + 1), hashBody(b)]));
-    liveFiles['a/all'] = joinedHash(Object.values(liveFiles), false);
+    const liveJoined = joinedHash(Object.values(liveFiles), false);
     const live = list(liveFiles);
-    const partsIn = (files: Iterable<[string, string]>) =>
-      [...files]
-        .map(([r]) => r)
-        .filter((r) => /^a\/\d+\//.test(r))
-        .sort();
-    const offsets = [0, ...liveBodies.map((b) => b.length + 1)].map((_, i, all) => all.slice(0, i + 1).reduce((x, y) => x + y, 0));
-
-    it('takes the unchanged parts from the live file, in runs, and the changed and new ones from their files', () => {
-      // Record 2 changed, 4 was removed, 5 is new.
-      const now: Record<string, string> = {
-        [rel(1)]: liveFiles[rel(1)]!,
-        [rel(2)]: hashBody(body(2, ',"x":1')),
-        [rel(3)]: liveFiles[rel(3)]!,
-        [rel(5)]: hashBody(body(5)),
-      };
-      const join: Join = { parts: [rel(1), rel(2), rel(3), rel(5)], compact: false, partsIn };
-      expect(joinPieces(join, liveFiles['a/all'], live, (r) => now[r])).toEqual([
-        { start: offsets[0], end: offsets[1] },
-        { rel: rel(2) },
-        { start: offsets[2], end: offsets[3] },
-        { rel: rel(5) },
-      ]);
-      // Unchanged neighbours are one range.
-      const same: Join = { parts: [rel(1), rel(2), rel(3)], compact: false, partsIn };
-      expect(joinPieces(same, liveFiles['a/all'], live, (r) => liveFiles[r])).toEqual([{ start: 0, end: offsets[3] }]);
+    const ends = liveBodies.map((_, i) => liveBodies.slice(0, i + 1).reduce((n, b) => n + b.length + 1, 0));
+    const join = (ids: number[], hashes: Record<number, string> = {}): Join => ({
+      parts: ids.map(rel),
+      compact: false,
+      hashes: ids.map((id) => hashes[id] ?? liveFiles[rel(id)] ?? hashBody(body(id))),
     });
 
-    it('does not use a live file that was not made of the parts its tree lists, or was compacted', () => {
-      const join: Join = { parts: [rel(1)], compact: false, partsIn };
-      expect(joinPieces(join, joinedHash([liveFiles[rel(1)]!], false), live, (r) => liveFiles[r])).toBeUndefined();
-      expect(joinPieces({ ...join, compact: true }, liveFiles['a/all'], live, (r) => liveFiles[r])).toBeUndefined();
-      expect(joinPieces(join, undefined, live, (r) => liveFiles[r])).toBeUndefined();
+    it('takes the unchanged parts from the live file, in runs, and the changed and new ones from their files', () => {
+      // Record 2 changed, 5 is new.
+      const pieces = joinPieces(join([1, 2, 3, 4, 5], { 2: hashBody(body(2, ',"x":1')) }), liveJoined, live);
+      expect(pieces).toEqual([{ start: 0, end: ends[0] }, { rel: rel(2) }, { start: ends[1], end: ends[3] }, { rel: rel(5) }]);
+      // Nothing changed: one range.
+      expect(joinPieces(join([1, 2, 3, 4]), liveJoined, live)).toEqual([{ start: 0, end: ends[3] }]);
+    });
+
+    it('does not use a live file that was not made of the parts both trees hold, or was compacted', () => {
+      // Record 4 was removed: the live file holds a line the new one must not.
+      expect(joinPieces(join([1, 2, 3]), liveJoined, live)).toBeUndefined();
+      expect(joinPieces({ ...join([1, 2, 3, 4]), compact: true }, liveJoined, live)).toBeUndefined();
+      expect(joinPieces(join([1, 2, 3, 4]), undefined, live)).toBeUndefined();
     });
   });
 });

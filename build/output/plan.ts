@@ -26,8 +26,8 @@ export interface OutputFile {
 export interface Join {
   parts: string[];
   compact: boolean;
-  /** The parts the same join has among another tree's files, in order: lets a rebuild take them from that tree's joined file. */
-  partsIn?: (files: Iterable<[string, string]>) => string[];
+  /** The parts' hashes, in order, where the caller has them: lets a rebuild take unchanged parts from the live tree's joined file. */
+  hashes?: string[];
 }
 
 /** Where a piece of a joined file comes from: a part's own file, or a range of bytes of the live tree's joined file. */
@@ -35,44 +35,34 @@ export type Piece = { rel: string } | { start: number; end: number };
 
 /**
  * A rebuild's joined file as pieces: each part whose bytes the live tree's joined file holds
- * already is a range of that file (runs of them one range), the others their own files. Undefined
- * when the live file cannot be used: it is not there, was compacted, or was not made of the parts
- * its hash says (the hash of a joined file is that of its parts, so this is checked, not assumed).
+ * already is a range of that file (runs of them one range), the others their own files. The live
+ * file is used only when it was made of exactly the parts that both trees hold, in the same order
+ * (its hash is that of its parts, so this is checked, not assumed): after a part was removed, or
+ * with compacted parts, it is undefined and the parts are joined from their files.
  */
-export function joinPieces(
-  join: Join,
-  liveHash: string | undefined,
-  live: Files,
-  now: (rel: string) => string | undefined,
-): Piece[] | undefined {
-  if (join.compact || !join.partsIn || liveHash === undefined) return undefined;
-  const before = join.partsIn(live);
-  const hashes = before.map((rel) => live.get(rel)!);
-  if (joinedHash(hashes, false) !== liveHash) return undefined;
-  const at = new Map<string, number>();
-  let offset = 0;
-  before.forEach((rel, i) => {
-    at.set(rel, offset);
-    offset += sizeOf(hashes[i]!) + 1;
-  });
+export function joinPieces(join: Join, liveHash: string | undefined, live: { get(rel: string): string | undefined }): Piece[] | undefined {
+  if (join.compact || !join.hashes || liveHash === undefined) return undefined;
+  const before = join.parts.map((rel) => live.get(rel));
+  if (
+    joinedHash(
+      before.filter((h) => h !== undefined),
+      false,
+    ) !== liveHash
+  )
+    return undefined;
   const pieces: Piece[] = [];
-  for (const rel of join.parts) {
-    const start = at.get(rel);
-    const hash = now(rel);
-    if (start === undefined || hash === undefined || hash !== live.get(rel)) {
-      pieces.push({ rel });
-      continue;
-    }
-    const end = start + sizeOf(hash) + 1;
+  let offset = 0;
+  join.parts.forEach((rel, i) => {
+    const was = before[i];
+    if (was === undefined) return pieces.push({ rel });
+    const [start, end] = [offset, (offset += sizeOf(was) + 1)];
     const last = pieces.at(-1);
-    if (last && 'end' in last && last.end === start) last.end = end;
+    if (was !== join.hashes![i]) pieces.push({ rel });
+    else if (last && 'end' in last && last.end === start) last.end = end;
     else pieces.push({ start, end });
-  }
+  });
   return pieces;
 }
-
-/** A tree's files as the plan reads them: each path's hash, and every path in turn. */
-export type Files = Iterable<[string, string]> & { get(rel: string): string | undefined };
 
 /** A file's identity in a manifest: its size and a hash of its bytes. */
 export const hashBody = (body: string | Buffer) => `${Buffer.byteLength(body)}.${hash('sha1', body, 'base64url')}`;

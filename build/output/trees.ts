@@ -270,7 +270,6 @@ class Publisher {
   }
 
   private holds = (rel: string) => (this.made ??= this.lines.read()).has(rel);
-  private fileHash = (rel: string) => (this.made ??= this.lines.read()).get(rel);
 
   /** Once every file is given: the last files placed, the files that are gone removed, the tree swapped in. */
   private async finish(plain: boolean, memory?: () => string): Promise<void> {
@@ -308,7 +307,7 @@ class Publisher {
     for (const op of this.joins.splice(0)) {
       // A rebuild takes the parts that did not change from the live tree's joined file, in runs,
       // rather than opening every part's file.
-      const pieces = liveTree && liveFiles && joinPieces(op.join, liveFiles.get(op.rel), liveFiles, (rel) => this.fileHash(rel));
+      const pieces = liveTree && liveFiles && joinPieces(op.join, liveFiles.get(op.rel), liveFiles);
       const liveJoined = within(liveTree ?? '', op.rel);
       const parts: JoinPart[] = pieces
         ? pieces.map((p) => ('rel' in p ? within(this.t.tree, p.rel) : { file: liveJoined, start: p.start, end: p.end }))

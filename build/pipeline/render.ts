@@ -184,21 +184,9 @@ function* ndjsonFile(kind: string, { store, pretty, hashes, problems }: Publishi
   if (problems.count > 0) return; // a record is missing: nothing more is published
   const entries = store.valid(kind);
   const parts = entries.map((e) => apiPaths.record(kind, e.id));
-  const hash = joinedHash(
-    entries.map((e) => hashes.get(e.id)!),
-    pretty,
-  );
-  yield { rel: apiPaths.ndjson(kind), hash, join: { parts, compact: pretty, partsIn: (files) => recordFilesIn(kind, files) } };
-}
-
-/** The id paths of a kind's records among a tree's files, ordered by id: what that tree's NDJSON file of the kind is made of. */
-function recordFilesIn(kind: string, files: Iterable<[string, string]>): string[] {
-  const found: Array<[number, string]> = [];
-  for (const [rel] of files) {
-    const id = apiPaths.idOfRecord(kind, rel);
-    if (id !== undefined) found.push([id, rel]);
-  }
-  return found.sort((a, b) => a[0] - b[0]).map(([, rel]) => rel);
+  const partHashes = entries.map((e) => hashes.get(e.id)!);
+  const hash = joinedHash(partHashes, pretty);
+  yield { rel: apiPaths.ndjson(kind), hash, join: { parts, compact: pretty, hashes: partHashes } };
 }
 
 /** The hash of a carried record's file, as the live tree's manifest lists it. */
