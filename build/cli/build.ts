@@ -133,27 +133,34 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (err) {
     progress?.stop();
-    if (err instanceof BuildFailed) {
-      if (args.report === 'json') console.log(JSON.stringify({ ok: false, problems: sortProblems(err.problems) }, null, 2));
-      else if (args.report === 'github') {
-        const dataParent = path.dirname(args.data ? path.resolve(args.data) : defaultDataDir);
-        const root = path.relative(process.env.GITHUB_WORKSPACE || process.cwd(), dataParent);
-        console.log(formatGithub(err.problems, { root }));
-        console.error(formatProblems(err.problems) + '\nthe build stopped; the output folder was left as it was');
-      } else console.error(formatProblems(err.problems) + '\nthe build stopped; the output folder was left as it was');
-      return 1;
-    }
-    if (err instanceof UsageError) {
-      console.error(err.message);
-      return 2;
-    }
-    if (err instanceof OutputFailed) {
-      console.error(`${err.message}\nthe build stopped; the output folder was left as it was`);
-      return 3;
-    }
-    console.error(`internal error: ${(err as Error).stack ?? err}`);
+    return reportFailure(err, args.report, args.data);
+  }
+}
+
+const STOPPED = 'the build stopped; the output folder was left as it was';
+
+/** Tells why the build failed, in the report asked for, and gives the exit code that says so. */
+function reportFailure(err: unknown, report: string, data: string | undefined): number {
+  if (err instanceof BuildFailed) {
+    if (report === 'json') console.log(JSON.stringify({ ok: false, problems: sortProblems(err.problems) }, null, 2));
+    else if (report === 'github') {
+      const dataParent = path.dirname(data ? path.resolve(data) : defaultDataDir);
+      const root = path.relative(process.env.GITHUB_WORKSPACE || process.cwd(), dataParent);
+      console.log(formatGithub(err.problems, { root }));
+      console.error(`${formatProblems(err.problems)}\n${STOPPED}`);
+    } else console.error(`${formatProblems(err.problems)}\n${STOPPED}`);
+    return 1;
+  }
+  if (err instanceof UsageError) {
+    console.error(err.message);
     return 2;
   }
+  if (err instanceof OutputFailed) {
+    console.error(`${err.message}\n${STOPPED}`);
+    return 3;
+  }
+  console.error(`internal error: ${(err as Error).stack ?? err}`);
+  return 2;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) process.exitCode = await main(process.argv.slice(2));
