@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../build/paths.ts';
 import { STATUS_PATH, type BuildStatus } from '../build/site/dev-status.ts';
-import { fixtureWorld } from './helpers.ts';
+import { fixtureWorld, until } from './helpers.ts';
 
 const SAVES = 50;
 const SPACING_MS = 18; // 50 saves in under a second
@@ -22,14 +22,8 @@ const getJson = async (pathname: string) => (await fetch(url + pathname, { cache
 const status = () => getJson(STATUS_PATH) as Promise<BuildStatus>;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const started = performance.now();
-  while (performance.now() - started < timeoutMs) {
-    if (await check()) return;
-    await sleep(25);
-  }
-  throw new Error(`not within ${timeoutMs} ms; the dev server said:\n${output}`);
-}
+/** Waits for `check`, up to 20 s unless told, telling what the dev server printed if it never holds. */
+const waitFor = (check: () => Promise<boolean>, timeoutMs = 20_000) => until(check, timeoutMs, () => output);
 
 beforeAll(async () => {
   world = await fixtureWorld();
@@ -40,9 +34,9 @@ beforeAll(async () => {
   });
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
-  await until(async () => /explorer at (\S+)\//.test(output), 60_000);
+  await waitFor(async () => /explorer at (\S+)\//.test(output), 60_000);
   url = /explorer at (\S+)\//.exec(output)![1]!;
-  await until(async () => (await status()).ok);
+  await waitFor(async () => (await status()).ok);
 }, 90_000);
 
 afterAll(async () => {
@@ -94,7 +88,7 @@ describe('npm run dev under rapid saves', () => {
 
     // Once the saves stop: the last build reports the last save's problem, and only it.
     let settled: BuildStatus | undefined;
-    await until(async () => {
+    await waitFor(async () => {
       const now = await status();
       const same = settled && now.version === settled.version;
       settled = now;
@@ -116,7 +110,7 @@ describe('npm run dev under rapid saves', () => {
 
     // The next good save is served, and clears the problems.
     await fs.writeFile(fire, fireAt(4242));
-    await until(async () => (await getJson('/api/v2/type/fire/')).game_indices[0].game_index === 4242);
+    await waitFor(async () => (await getJson('/api/v2/type/fire/')).game_indices[0].game_index === 4242);
     const after = await status();
     expect(after.ok).toBe(true);
     expect(after.problems).toEqual([]);

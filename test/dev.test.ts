@@ -7,7 +7,7 @@ import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { projectRoot } from '../build/paths.ts';
-import { fixtureWorld } from './helpers.ts';
+import { fixtureWorld, until } from './helpers.ts';
 
 let child: ChildProcess;
 let url = '';
@@ -19,16 +19,6 @@ const fireFile = () => path.join(world.data, 'type', 'fire.yaml');
 async function getJson(pathname: string): Promise<any> {
   const res = await fetch(url + pathname, { cache: 'no-store' });
   return res.json();
-}
-
-/** Polls `check` until it returns true; resolves with the ms it took. */
-async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<number> {
-  const started = performance.now();
-  while (performance.now() - started < timeoutMs) {
-    if (await check()) return performance.now() - started;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`not within ${timeoutMs} ms`);
 }
 
 beforeAll(async () => {

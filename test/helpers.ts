@@ -107,3 +107,16 @@ export async function writeFile(file: string, text: string): Promise<void> {
   await fs.mkdir(path.dirname(file), { recursive: true });
   await fs.writeFile(file, text);
 }
+
+/**
+ * Polls `check` every 20 ms until it returns true; resolves with the ms it took. `said` adds to the
+ * error what the process under test printed.
+ */
+export async function until(check: () => Promise<boolean>, timeoutMs = 10_000, said?: () => string): Promise<number> {
+  const started = performance.now();
+  while (performance.now() - started < timeoutMs) {
+    if (await check()) return performance.now() - started;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`not within ${timeoutMs} ms${said ? `; the process said:\n${said()}` : ''}`);
+}
