@@ -26,11 +26,10 @@ export class OutputFailed extends Error {
 }
 
 /** An error of the file system met while writing the output, as the one message to end with; otherwise undefined. */
-export function outputFailure(err: unknown, fallbackPath?: string): OutputFailed | undefined {
+export function outputFailure(err: unknown): OutputFailed | undefined {
   if (err instanceof OutputFailed) return err;
   const { code, path } = (err ?? {}) as NodeJS.ErrnoException;
-  const where = path ?? fallbackPath;
-  return code && code in CAUSES && where ? new OutputFailed(where, code) : undefined;
+  return code && code in CAUSES && path ? new OutputFailed(path, code) : undefined;
 }
 
 /** A failure the writer reported for `path` as a message (`ENOSPC: no space left on device, write`). */
