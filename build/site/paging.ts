@@ -13,10 +13,10 @@ export interface NamedRefList<T = unknown> {
 }
 
 /** PokeAPI's page size (its `PAGE_SIZE`), given when `limit` is missing or unusable. */
-export const DEFAULT_LIMIT = 20n;
+const DEFAULT_LIMIT = 20n;
 
 /** The query parameters that ask for a page. */
-export const PAGING_PARAMS = ['offset', 'limit'] as const;
+const PAGING_PARAMS = ['offset', 'limit'] as const;
 
 /**
  * Python's `int(str)`: surrounding whitespace (ASCII's, and Unicode's beyond ASCII), a sign,
@@ -68,7 +68,7 @@ export function pagingOf(query: URLSearchParams): { offset: bigint; limit: bigin
 }
 
 /** `{listUrl}?offset=N&limit=M`: the form PokeAPI's own site links its pages by. */
-export function pageUrl(listUrl: string, offset: bigint, limit: bigint): string {
+function pageUrl(listUrl: string, offset: bigint, limit: bigint): string {
   return `${listUrl}?offset=${offset}&limit=${limit}`;
 }
 
@@ -82,7 +82,8 @@ export function page<T>(list: NamedRefList<T>, listUrl: string, query: URLSearch
   if (!paging) return list;
   const { offset, limit } = paging;
   const count = BigInt(list.results.length);
-  const results = offset > count ? [] : list.results.slice(Number(offset), Number(min(offset + limit, count)));
+  // An offset past the end slices nothing (a huge one is Infinity as a Number).
+  const results = list.results.slice(Number(offset), Number(min(offset + limit, count)));
   return {
     count: list.results.length,
     next: offset + limit >= count ? null : pageUrl(listUrl, offset + limit, limit),

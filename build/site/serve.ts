@@ -16,9 +16,8 @@ const ALLOWED = 'GET, HEAD, OPTIONS';
  * them for both servers. Its rewrites match segments without a dot, so that a rewritten path
  * (…/index.json) is never rewritten again.
  */
-export const handlerConfig = (publicDir: string) => ({
+const handlerConfig = () => ({
   ...(JSON.parse(fs.readFileSync(serveConfigFile, 'utf8')) as object),
-  public: publicDir,
   etag: true,
 });
 
@@ -42,7 +41,7 @@ async function answerPage(publicDir: string, req: http.IncomingMessage, res: htt
 }
 
 export function createServer(publicDir: string): http.Server {
-  const config = handlerConfig(publicDir);
+  const config = handlerConfig();
   const methods = {
     sendError: (
       _abs: string,

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CompletionItem } from 'vscode-languageserver-protocol/node.js';
+import { defaults } from '../config.ts';
 import { build } from '../pipeline/build.ts';
 import { defaultDataDir, projectRoot } from '../paths.ts';
 import { startYamlServer } from './yaml-server.ts';
@@ -30,11 +31,10 @@ export async function editorWorkspace(dataDir: string, root = fs.mkdtempSync(pat
   fs.cpSync(dataDir, path.join(root, 'data'), { recursive: true });
   fs.cpSync(path.join(projectRoot, '.vscode'), path.join(root, '.vscode'), { recursive: true });
   fs.cpSync(path.join(projectRoot, 'schemas', 'source'), path.join(root, 'schemas', 'source'), { recursive: true });
-  const baseUrl = 'http://localhost:3000';
   await build({
     dataDir: path.join(root, 'data'),
     outDir: path.join(root, 'dist'),
-    baseUrl,
+    baseUrl: defaults.baseUrl,
     editorSchemas: path.join(root, '.editor-schemas'),
   });
   return root;

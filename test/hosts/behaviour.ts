@@ -116,10 +116,10 @@ export function hostBehaviour(baseUrl: () => string, gaps: Gaps = {}, paging: Pa
     if (jsonType) expect(answer.type, where).toMatch(JSON_TYPE);
   }
 
-  /** Every record of the site as the paths a client would ask for. */
   /** Whether a kind's records answer by name too (not location areas or characteristics: by id only, as the schemas say). */
   const byName = (kind: string) => schemas.kinds.get(kind)?.byName ?? true;
 
+  /** Every record of the site as the paths a client would ask for. */
   function records(): { kind: string; idPath: string; namePath: string; name: string; rel: string }[] {
     const index: Record<string, string> = file(apiPaths.index);
     const kinds = Object.keys(index).filter((key) => key !== NDJSON_LIST); // its list names files, not records
