@@ -127,3 +127,19 @@ export async function pageFor(url: URL, read: (rel: string) => Promise<string | 
   if (listText === undefined || indexText === undefined) return undefined;
   return pageJson(indexText, listText, kind, url.searchParams);
 }
+
+const PAGE_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Access-Control-Allow-Origin': '*' };
+
+/**
+ * What a host's function answers, as a web Response (workerd, Netlify and Node share the type):
+ * the page, when the request asks for one, read through `fetchFile` (the site's own files by
+ * path), without a body for HEAD; undefined for anything else, left to the host.
+ */
+export async function pageResponse(request: Request, fetchFile: (rel: string) => Promise<Response>): Promise<Response | undefined> {
+  const read = async (rel: string) => {
+    const res = await fetchFile(rel);
+    return res.ok ? res.text() : undefined;
+  };
+  const body = await pageFor(new URL(request.url), read);
+  return body === undefined ? undefined : new Response(request.method === 'HEAD' ? null : body, { headers: PAGE_HEADERS });
+}

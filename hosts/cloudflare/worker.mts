@@ -2,25 +2,18 @@
 // `_routes.json` sends it only requests under /api/v2/. A list asked for with `offset` or `limit`
 // is paged from the kind's full list, read from the static files (ASSETS); every other request is
 // passed to them unchanged, so `_headers` and `_redirects` still decide it.
-import { pageFor } from '../../build/site/paging.ts';
+import { pageResponse } from '../../build/site/paging.ts';
 
 /** The one binding a Pages worker is given for its static files. */
 interface Env {
   ASSETS: { fetch: (request: Request | string) => Promise<Response> };
 }
 
-const PAGE_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Access-Control-Allow-Origin': '*' };
-
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
     if (request.method !== 'GET' && request.method !== 'HEAD') return env.ASSETS.fetch(request);
     const url = new URL(request.url);
-    const read = async (rel: string) => {
-      const res = await env.ASSETS.fetch(new URL(`/${rel}`, url).href);
-      return res.ok ? res.text() : undefined;
-    };
-    const body = await pageFor(url, read);
-    if (body === undefined) return env.ASSETS.fetch(request);
-    return new Response(request.method === 'HEAD' ? null : body, { headers: PAGE_HEADERS });
+    const paged = await pageResponse(request, (rel) => env.ASSETS.fetch(new URL(`/${rel}`, url).href));
+    return paged ?? env.ASSETS.fetch(request);
   },
 };
