@@ -9,7 +9,7 @@ import { formatMemory, parseMemory, type Remembered } from '../incremental/memor
 import { openTree, readLive, readLiveHeader, readMemory, type Inputs, type Live, type Tree } from '../output/trees.ts';
 import { apiPaths, defaultDataDir, defaultOutDir, hostRuleFiles, projectRoot, relativeTo } from '../paths.ts';
 import { explorerFiles, sourceHash as explorerSourceHash } from '../site/explorer.ts';
-import { hostCodeFiles, hostCodeHash } from '../site/host-code.ts';
+import { ENTRY as hostCodeEntry, hostCodeFiles } from '../site/host-code.ts';
 import { BuildFailed, Problems } from '../report/problems.ts';
 import type { Entry, Store } from './store.ts';
 import type { OutputFile } from '../output/plan.ts';
@@ -111,10 +111,11 @@ function toolFingerprint(): string {
     .readdirSync(path.join(projectRoot, 'schemas'))
     .filter((f) => f.endsWith('.json'))
     .map((f) => `schemas/${f}`);
-  const rules = hostRuleFiles.map(([, file]) => relativeTo(projectRoot, file));
-  const files = [...code, ...schemas, ...rules, 'package-lock.json'].sort();
+  // The worker's bundle comes from its source here, the paging module under build/ and esbuild, whose version the lockfile pins.
+  const hosts = [...hostRuleFiles.map(([, file]) => file), hostCodeEntry].map((file) => relativeTo(projectRoot, file));
+  const files = [...code, ...schemas, ...hosts, 'package-lock.json'].sort();
   const text = files.map((f) => `${f}\n${fs.readFileSync(path.join(projectRoot, f), 'utf8')}`);
-  return (fingerprint = hashText([...text, `explorer ${explorerSourceHash()}`, `host code ${hostCodeHash()}`].join('\n')));
+  return (fingerprint = hashText([...text, `explorer ${explorerSourceHash()}`].join('\n')));
 }
 let fingerprint: string | undefined;
 

@@ -7,12 +7,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { cacheDirs, projectRoot } from '../paths.ts';
 
-const ENTRY = path.join(projectRoot, 'hosts', 'cloudflare', 'worker.mts');
+/** The worker's own source; the paging module it imports is under build/. */
+export const ENTRY = path.join(projectRoot, 'hosts', 'cloudflare', 'worker.mts');
 const SOURCES = [ENTRY, path.join(projectRoot, 'build', 'site', 'paging.ts')];
 const OUTPUT = '_worker.js';
 
 /** A hash of what the worker is bundled from: its sources and esbuild's version. */
-export function hostCodeHash(): string {
+function hostCodeHash(): string {
   const hash = createHash('sha256');
   hash.update(`esbuild ${JSON.parse(fs.readFileSync(path.join(projectRoot, 'node_modules/esbuild/package.json'), 'utf8')).version}\0`);
   for (const file of SOURCES) hash.update(`${path.relative(projectRoot, file)}\0${fs.readFileSync(file, 'utf8')}\0`);
