@@ -26,6 +26,9 @@ export function recordOf(url: string): { kind: string; key: string } | undefined
   return m ? { kind: m[1]!, key: m[2]! } : undefined;
 }
 
+/** The id a reference's url names (NaN for a url that names none). */
+export const idOf = (ref: { url: string }) => Number(recordOf(ref.url)?.key);
+
 export function isNamedRef(value: unknown): value is NamedRef {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
   const keys = Object.keys(value);

@@ -1,7 +1,7 @@
 // The type chart: every attacking type (rows) against every defending type (columns), each cell its
 // damage factor in words and colour, as it is now or as it was in a past generation.
 import type { DamageRelations, Type } from '../../build/api-types.ts';
-import { recordOf, type NamedRef } from './api.ts';
+import { idOf, type NamedRef } from './api.ts';
 import { h } from './dom.ts';
 import { refLink } from './record.ts';
 
@@ -29,8 +29,6 @@ export interface Era {
   id?: number;
   label: string;
 }
-
-const idOf = (ref: NamedRef) => Number(recordOf(ref.url)?.key);
 
 /**
  * A type's relations in a generation: its earliest past entry at or after that generation (each

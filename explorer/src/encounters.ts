@@ -2,7 +2,7 @@
 // levels, found how and under what condition. The record lists them by creature; a player asks
 // by version, so the rows are regrouped.
 import type { CreatureEncounter, EncounterDetails, NamedRef } from '../../build/api-types.ts';
-import { recordOf } from './api.ts';
+import { idOf } from './api.ts';
 import { h } from './dom.ts';
 import { refLink } from './record.ts';
 
@@ -15,8 +15,6 @@ export interface VersionEncounters {
   version: NamedRef;
   rows: EncounterRow[];
 }
-
-const idOf = (ref: NamedRef) => Number(recordOf(ref.url)?.key);
 
 /** The encounters by version, versions in id order, rows in the record's order. */
 export function byVersion(encounters: CreatureEncounter[]): VersionEncounters[] {

@@ -1,6 +1,6 @@
 // Client-side search over a kind's list: by id ("25", "#25") or by name, best matches first.
 // Each entry is prepared once, so a query over many thousands of entries takes well under a frame.
-import { recordOf, type NamedRef } from './api.ts';
+import { idOf, type NamedRef } from './api.ts';
 
 export interface Entry {
   id: number;
@@ -11,7 +11,7 @@ export interface Entry {
 
 export function prepare(results: readonly NamedRef[]): Entry[] {
   return results.map((ref) => {
-    const id = Number(recordOf(ref.url)?.key ?? NaN);
+    const id = idOf(ref);
     return { id, idText: String(id), name: ref.name.toLowerCase(), ref };
   });
 }
