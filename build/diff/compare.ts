@@ -62,8 +62,8 @@ interface ApiFolder {
 /** The folders whose files are urls of the API; the rest (the explorer's hashed assets, hosts' rules) are not. */
 const SERVED = ['api', 'schema', 'sprites'];
 
-/** The address a built API's urls start with, read from its index; undefined when `dir` holds no built API. */
-export function apiBaseUrl(dir: string): string | undefined {
+/** A built API's index and the address its urls start with; undefined when `dir` holds no built API. */
+function readIndex(dir: string): { index: Record<string, string>; baseUrl: string } | undefined {
   let index: Record<string, string>;
   try {
     index = JSON.parse(fs.readFileSync(path.join(dir, apiPaths.index), 'utf8'));
@@ -72,13 +72,16 @@ export function apiBaseUrl(dir: string): string | undefined {
   }
   const first = Object.values(index)[0];
   const at = typeof first === 'string' ? first.indexOf('/api/v2/') : -1;
-  return at > 0 ? first!.slice(0, at) : undefined;
+  return at > 0 ? { index, baseUrl: first!.slice(0, at) } : undefined;
 }
 
+/** The address a built API's urls start with, read from its index; undefined when `dir` holds no built API. */
+export const apiBaseUrl = (dir: string): string | undefined => readIndex(dir)?.baseUrl;
+
 function readApiFolder(dir: string): ApiFolder {
-  const baseUrl = apiBaseUrl(dir);
-  if (!baseUrl) throw new Error(`${dir} holds no built API (no ${apiPaths.index} listing the kinds)`);
-  const index = JSON.parse(fs.readFileSync(path.join(dir, apiPaths.index), 'utf8')) as Record<string, string>;
+  const read = readIndex(dir);
+  if (!read) throw new Error(`${dir} holds no built API (no ${apiPaths.index} listing the kinds)`);
+  const { index, baseUrl } = read;
   const kinds = new Map(Object.keys(index).map((kind) => [kind, readList(dir, baseUrl, kind)]));
   return { dir, baseUrl, kinds, paths: servedPaths(dir) };
 }

@@ -68,17 +68,21 @@ function textTable(diff: ApiDiff): string[] {
   const row = (label: string, cells: (string | number)[]) => `${label.padEnd(width)}${cells.map((c) => String(c).padStart(10)).join('')}`;
   return [
     row('kind', [...COLUMNS]),
-    ...diff.kinds.map((k) =>
-      row(
+    ...diff.kinds.map((k) => {
+      const n = counts(diff, k);
+      return row(
         k.kind,
-        COLUMNS.map((c) => counts(diff, k)[c]),
-      ),
-    ),
+        COLUMNS.map((c) => n[c]),
+      );
+    }),
   ];
 }
 
 function markdownTable(diff: ApiDiff): string {
-  const rows = diff.kinds.map((k) => `| ${k.kind} | ${COLUMNS.map((c) => counts(diff, k)[c]).join(' | ')} |`);
+  const rows = diff.kinds.map((k) => {
+    const n = counts(diff, k);
+    return `| ${k.kind} | ${COLUMNS.map((c) => n[c]).join(' | ')} |`;
+  });
   return [`| kind | ${COLUMNS.join(' | ')} |`, `| --- |${' ---: |'.repeat(COLUMNS.length)}`, ...rows, ''].join('\n');
 }
 
