@@ -56,22 +56,25 @@ export function loadSchemas(dir = schemasDir): SchemaSet {
     const doc = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as Schema;
     written.set(doc.$id ?? file, doc);
   }
-  const documents = new Map([...written].map(([id, doc]) => [id, published(id, doc)]));
+  // Checked on the documents as written: inlining only copies their nodes, so a mark it brings is one checked here.
+  for (const [id, doc] of written) assertOnlyAtTop(id, doc, true);
+  const documents = new Map([...written].map(([id, doc]) => [id, published(doc, fieldsMarked(doc, 'only'))]));
   const kinds = new Map<string, KindInfo>();
   for (const [id, doc] of written) {
     if (id === 'common.json') continue;
     const kind = id.replace(/\.json$/, '');
     // The source format and the places of references come from every field, published or not.
     const whole = inline(written, id, doc);
+    const unpublished = fieldsMarked(doc, 'only');
     kinds.set(kind, {
       kind,
       title: doc.title,
-      response: published(id, whole),
+      response: published(whole, unpublished),
       source: sourceSchema(whole),
       refSites: refSites(whole),
       byName: !(doc['x-lookup'] && !doc['x-lookup'].includes('name')),
       derived: fieldsMarked(doc, 'omit'),
-      unpublished: fieldsMarked(doc, 'only'),
+      unpublished,
     });
   }
   return { documents, kinds };
@@ -84,10 +87,8 @@ function fieldsMarked(doc: Schema, mode: string): string[] {
     .map(([k]) => k);
 }
 
-/** A schema document as published: without its source-only fields, which only a record's top level may have. */
-function published(docId: string, doc: Schema): Schema {
-  assertOnlyAtTop(docId, doc, true);
-  const only = fieldsMarked(doc, 'only');
+/** A schema document as published: without its source-only fields (`only`), which only a record's top level may have. */
+function published(doc: Schema, only: readonly string[]): Schema {
   if (only.length === 0) return doc;
   const properties = Object.fromEntries(Object.entries(doc.properties as Schema).filter(([k]) => !only.includes(k)));
   return { ...doc, properties, required: (doc.required ?? []).filter((k: string) => !only.includes(k)) };
