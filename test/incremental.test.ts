@@ -7,6 +7,7 @@ import { buildProblems, buildWorld, fixtureWorld, listFiles, snapshot, tempDir }
 import { readManifest } from '../build/incremental/manifest.ts';
 import { hashBody, layout } from '../build/output/trees.ts';
 import { joinedHash } from '../build/output/plan.ts';
+import { PLAIN_MARK, PLAIN_MARK_TEXT } from '../build/output/guard.ts';
 
 /** A clean build of `data` in a fresh folder. */
 async function clean(data: string, built?: { out?: string }) {
@@ -268,7 +269,8 @@ describe('incremental builds', () => {
 
   it('rebuilds a tree whose build was stopped, and replaces a plain output folder', async () => {
     const w = await fixtureWorld();
-    fs.mkdirSync(w.out);
+    // A plain output the build made, with a file a host left in it.
+    await buildWorld({ dataDir: w.data, outDir: w.out, plain: true });
     fs.writeFileSync(path.join(w.out, 'stale.txt'), 'left from elsewhere');
     await buildWorld({ dataDir: w.data, outDir: w.out });
     expect(fs.existsSync(path.join(w.out, 'stale.txt'))).toBe(false);
@@ -303,7 +305,11 @@ describe('a plain output folder', () => {
     const result = await buildWorld({ dataDir: w.data, outDir: w.out, plain: true });
     expect(result.written).toBeGreaterThan(100);
     expect(fs.lstatSync(w.out).isDirectory()).toBe(true);
-    expect(await snapshot(w.out)).toEqual(await clean(w.data));
+    // The same files, and the mark that tells the next build the folder is its own.
+    const plain = await snapshot(w.out);
+    expect(plain.get(PLAIN_MARK)).toBe(PLAIN_MARK_TEXT);
+    plain.delete(PLAIN_MARK);
+    expect(plain).toEqual(await clean(w.data));
     // The next build starts over beside it and swaps a linked tree in.
     await buildWorld({ dataDir: w.data, outDir: w.out });
     expect(fs.lstatSync(w.out).isSymbolicLink()).toBe(true);

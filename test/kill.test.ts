@@ -5,20 +5,31 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultDataDir, projectRoot } from '../build/paths.ts';
-import { buildWorld, snapshot, tempDir } from './helpers.ts';
+import { PLAIN_MARK } from '../build/output/guard.ts';
+import { buildWorld, fixturesDir, snapshot, tempDir } from './helpers.ts';
 
 const RUNS = 24;
 
 const BASES = { a: 'https://a.example.org', b: 'https://b.example.org' };
 
 /** Starts the CLI; kills it with SIGKILL after `killAfter` ms unless it ends first. */
-function buildKilledAfter(data: string, out: string, base: string, killAfter: number): Promise<{ killed: boolean; ms: number }> {
+function buildKilledAfter(
+  data: string,
+  out: string,
+  base: string,
+  killAfter: number,
+  extra: string[] = [],
+): Promise<{ killed: boolean; ms: number }> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'build/cli/build.ts'), '--data', data, '--out', out], {
-    cwd: projectRoot,
-    env: { ...process.env, BASE_URL: base },
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(projectRoot, 'build/cli/build.ts'), '--data', data, '--out', out, ...extra],
+    {
+      cwd: projectRoot,
+      env: { ...process.env, BASE_URL: base },
+      stdio: 'ignore',
+    },
+  );
   const timer = setTimeout(() => child.kill('SIGKILL'), killAfter);
   return new Promise((resolve) => {
     child.on('exit', (_code, signal) => {
@@ -71,6 +82,107 @@ describe('a killed build', () => {
     expect(which(await snapshot(out))).toBe('a');
   }, 300_000);
 });
+
+describe('a killed build replacing a plain output', () => {
+  // A plain output is a folder, which no rename can replace in one step: it is moved aside to
+  // `.dist-builds/previous`, the new one renamed in, and the next build puts it back should a kill
+  // land between the two. Kills are placed by what the build has done, seen on disk, rather than by
+  // time: the moments that matter last microseconds at the end of a build. The starter world.
+  const starter = path.join(fixturesDir, 'starter');
+  const points: Array<[string, (root: string) => boolean, number]> = [
+    ['writing the new tree', (root) => fs.existsSync(path.join(root, '.dist-builds', 'a', 'api')), 0],
+    ['the new tree marked', (root) => fs.existsSync(path.join(root, '.dist-builds', 'a', PLAIN_MARK)), 0],
+    ['the new tree marked, 1 ms on', (root) => fs.existsSync(path.join(root, '.dist-builds', 'a', PLAIN_MARK)), 1],
+    ['the old output moved aside', (root) => fs.existsSync(path.join(root, '.dist-builds', 'previous')), 0],
+    ['the link made', (root) => fs.readdirSync(path.join(root, '.dist-builds')).some((n) => n.startsWith('link-')), 0],
+  ];
+  for (const mode of ['--plain over --plain', 'a linked build over --plain'] as const) {
+    it(`leaves the old output or the new one (${mode})`, async () => {
+      const trees = { a: path.join(await tempDir(), 'dist'), b: path.join(await tempDir(), 'dist') };
+      await buildWorld({ dataDir: starter, outDir: trees.a, baseUrl: BASES.a });
+      await buildWorld({ dataDir: starter, outDir: trees.b, baseUrl: BASES.b });
+      const expected = { a: await snapshot(trees.a), b: await snapshot(trees.b) };
+      const which = async (dir: string) => {
+        if (!fs.existsSync(dir)) return 'none';
+        const tree = await snapshot(dir);
+        tree.delete(PLAIN_MARK);
+        return equal(tree, expected.a) ? 'a' : equal(tree, expected.b) ? 'b' : 'mixed';
+      };
+      const root = await tempDir();
+      const out = path.join(root, 'dist');
+      const newOne = mode === '--plain over --plain' ? ['--plain'] : [];
+      const outcomes: string[] = [];
+      for (const [point, reached, delay] of points) {
+        // Only a plain build marks its tree; only a linked one makes a link.
+        if (mode === '--plain over --plain' ? point === 'the link made' : point.startsWith('the new tree marked')) continue;
+        // A plain output of a, then a build to b killed at the point.
+        await buildKilledAfter(starter, out, BASES.a, 120_000, ['--plain']);
+        expect(await which(out)).toBe('a');
+        const run = await buildKilledWhen(starter, out, BASES.b, () => reached(root), delay, newOne);
+        let now = await which(out);
+        // Killed between the two renames: the old output waits beside, whole, for the next build.
+        if (now === 'none') now = `none, previous ${await which(path.join(root, '.dist-builds', 'previous'))}`;
+        outcomes.push(`${point} ${run.killed ? 'killed' : 'finished'} → ${now}`);
+        expect(['a', 'b', 'none, previous a'], outcomes.join('\n')).toContain(now);
+      }
+      console.info(`${mode} kill runs:\n${outcomes.join('\n')}`);
+      expect(outcomes.filter((o) => o.includes('killed')).length, outcomes.join('\n')).toBeGreaterThanOrEqual(2);
+      await buildKilledAfter(starter, out, BASES.a, 120_000, ['--plain']);
+      expect(await which(out)).toBe('a');
+      expect(fs.readdirSync(root)).toEqual(['dist']);
+    }, 180_000);
+  }
+
+  it('the next build puts back an output left beside by a kill between the two renames', async () => {
+    const w = await tempDir();
+    const out = path.join(w, 'dist');
+    await buildKilledAfter(starter, out, BASES.a, 120_000, ['--plain']);
+    const before = await snapshot(out);
+    // The state such a kill leaves: the output moved aside, the new one not yet in its place.
+    fs.mkdirSync(path.join(w, '.dist-builds'));
+    fs.renameSync(out, path.join(w, '.dist-builds', 'previous'));
+    await buildKilledAfter(path.join(w, 'no-such-data'), out, BASES.a, 120_000);
+    expect(fs.existsSync(out), 'a failed build touches nothing').toBe(false);
+    await buildKilledAfter(starter, out, BASES.a, 120_000);
+    expect(await snapshot(out)).toEqual(new Map([...before].filter(([rel]) => rel !== PLAIN_MARK)));
+    expect(fs.readdirSync(path.join(w, '.dist-builds')).sort()).toEqual(['a', 'a.manifest', 'a.records']);
+  }, 120_000);
+});
+
+/** Starts the CLI; kills it with SIGKILL `delay` ms after `reached` first holds, looked for every millisecond. */
+function buildKilledWhen(
+  data: string,
+  out: string,
+  base: string,
+  reached: () => boolean,
+  delay: number,
+  extra: string[] = [],
+): Promise<{ killed: boolean }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(projectRoot, 'build/cli/build.ts'), '--data', data, '--out', out, ...extra],
+    {
+      cwd: projectRoot,
+      env: { ...process.env, BASE_URL: base },
+      stdio: 'ignore',
+    },
+  );
+  const watch = setInterval(() => {
+    let now = false;
+    try {
+      now = reached();
+    } catch {}
+    if (!now) return;
+    clearInterval(watch);
+    setTimeout(() => child.kill('SIGKILL'), delay);
+  }, 1);
+  return new Promise((resolve) => {
+    child.on('exit', (_code, signal) => {
+      clearInterval(watch);
+      resolve({ killed: signal === 'SIGKILL' });
+    });
+  });
+}
 
 function equal(x: Map<string, string>, y: Map<string, string>): boolean {
   if (x.size !== y.size) return false;

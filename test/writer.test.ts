@@ -4,6 +4,7 @@
 // too far behind (in batches or in bytes), the build's thread places the next batch itself.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { Writer, type Op } from '../build/output/writer.ts';
@@ -24,43 +25,41 @@ function read(root: string): { files: Record<string, string>; inodes: Record<str
 }
 
 /**
- * A named pipe: a file written to it is not placed until the pipe is read, so the writer's thread
- * stays on the batch that holds it until `release` is called. The pipe goes in the first batch,
- * which is always sent to the writer (nothing is pending then): the build's thread, which places
- * only batches it has not sent, never opens it, or it would hold the test.
+ * A named pipe, and a file joined from it: the writer's thread, reading the pipe, stays on the batch
+ * that holds the file until `release` writes to the pipe. The file goes in the first batch, which is
+ * always sent to the writer (nothing is pending then): the build's thread, which places only batches
+ * it has not sent, never reads the pipe, or it would hold the test. The file is made outside `root`,
+ * so that the files counted there are the others.
  */
-function pipe(root: string): { path: string; release: () => string } {
+function pipe(root: string): { op: Op; release: () => void; placed: () => string } {
   const file = path.join(root, 'pipe');
   execFileSync('mkfifo', [file]);
-  let read: string | undefined;
+  const target = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'crs-held-')), 'held');
+  let released = false;
   const release = () => {
-    if (read !== undefined) return read;
-    // Opened without waiting; the writer's open then goes through, and its bytes are read here.
-    const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-    const chunks: Buffer[] = [];
-    const buffer = Buffer.alloc(1024);
+    if (released) return;
+    released = true;
+    // Opened without waiting, once the writer has the pipe open to read it.
     const deadline = Date.now() + 20_000;
-    try {
-      for (;;) {
-        if (Date.now() > deadline) throw new Error('the writer never wrote to the pipe');
-        let n = 0;
-        try {
-          n = fs.readSync(fd, buffer);
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
-          continue; // the writer has not written yet
-        }
-        if (n === 0 && chunks.length > 0) break; // written and closed
-        if (n > 0) chunks.push(Buffer.from(buffer.subarray(0, n)));
+    let fd: number | undefined;
+    while (fd === undefined) {
+      if (Date.now() > deadline) throw new Error('the writer never read the pipe');
+      try {
+        fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENXIO') throw err;
       }
-    } finally {
-      fs.closeSync(fd);
     }
-    return (read = Buffer.concat(chunks).toString());
+    fs.writeSync(fd, 'first');
+    fs.closeSync(fd);
   };
   // A test that fails while the writer waits on the pipe lets it go, or the thread could not end.
-  onTestFinished(() => void release());
-  return { path: file, release };
+  onTestFinished(() => {
+    try {
+      release();
+    } catch {}
+  });
+  return { op: { path: target, join: { parts: [file], compact: false } }, release, placed: () => fs.readFileSync(target, 'utf8') };
 }
 
 /**
@@ -173,7 +172,7 @@ describe('the writer', () => {
     // At most two batches ahead of the writer; bytes do not count here.
     const writer = new Writer({ batches: 2, bytes: Infinity });
     const records = 2000;
-    const ops: Op[] = [{ path: held.path, body: 'first' }, ...recordOps(root, records)];
+    const ops: Op[] = [held.op, ...recordOps(root, records)];
     for (const op of ops) writer.add(op);
     // The writer waits on the pipe, in the first batch: the second is sent too, and every batch
     // after them is placed here, each record's link in its file's batch. The last goes as the
@@ -186,8 +185,9 @@ describe('the writer', () => {
     const { files } = read(root);
     const here = Object.keys(files).length;
     expect(here).toBe(ops.length - 2 * WRITE_BATCH - 1); // the first batch holds one link more
-    expect(held.release()).toBe('first');
+    held.release();
     await flushing;
+    expect(held.placed()).toBe('first\n');
     await writer.close();
     expect([...writer.failed]).toEqual([]);
     expectRecords(root, records);
@@ -207,10 +207,7 @@ describe('the writer', () => {
       ...Array.from({ length: 4 * WRITE_BATCH - 1 }, () => 8 * 1024),
       3 * 2 ** 20,
     ];
-    const ops: Op[] = [
-      { path: held.path, body: 'first' },
-      ...sizes.map((size, i) => ({ path: path.join(root, `f${i}`), body: body(i, size) })),
-    ];
+    const ops: Op[] = [held.op, ...sizes.map((size, i) => ({ path: path.join(root, `f${i}`), body: body(i, size) }))];
     const bigFrom = 4 * WRITE_BATCH; // the first op of the first batch of large files
     for (const [i, op] of ops.entries()) {
       writer.add(op);
@@ -227,8 +224,9 @@ describe('the writer', () => {
     for (let i = bigFrom + 2 * WRITE_BATCH; i < ops.length; i++) expect(fs.readFileSync(ops[i]!.path, 'utf8')).toBe(ops[i]!.body);
     // The batches sent, the first large one among them, wait for the writer.
     for (const i of [1, bigFrom - 1, bigFrom, bigFrom + WRITE_BATCH - 1]) expect(fs.existsSync(ops[i]!.path), `at ${i}`).toBe(false);
-    expect(held.release()).toBe('first');
+    held.release();
     await flushing;
+    expect(held.placed()).toBe('first\n');
     await writer.close();
     expect([...writer.failed]).toEqual([]);
     for (const [i, size] of sizes.entries()) expect(fs.readFileSync(path.join(root, `f${i}`), 'utf8')).toBe(body(i, size));
@@ -238,7 +236,7 @@ describe('the writer', () => {
     const root = await tempDir();
     const held = pipe(root);
     const writer = new Writer({ batches: 2, bytes: Infinity });
-    writer.add({ path: held.path, body: 'first' });
+    writer.add(held.op);
     const placed: string[] = [];
     for (let i = 0; i < 500; i++) {
       placed.push(path.join(root, 'deep', String(i), 'index.json'));

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { build, type BuildResult, type Progress } from '../pipeline/build.ts';
 import { UsageError } from '../config.ts';
 import { OutputFailed } from '../output/failure.ts';
+import { Busy } from '../output/trees.ts';
 import { defaultDataDir } from '../paths.ts';
 import { BuildFailed, formatProblems, sortProblems } from '../report/problems.ts';
 import { formatGithub } from '../report/github.ts';
@@ -29,10 +30,11 @@ Options:
 Environment:
   BASE_URL         the address the API is served from (default http://localhost:3000)
 
-Exit codes: 0 built (or checked), 1 problems in the data, 2 wrong usage or internal error.`;
+Exit codes: 0 built (or checked), 1 problems in the data, 2 wrong usage (or an internal
+error), 3 the output could not be written, 4 another build is writing the same output.`;
 
-/** The closing table: records per kind, then what the build did, in how long. */
-export function summary(result: BuildResult, check = false): string {
+/** The closing table: records per kind, then what the build did, in how long. `out` names the output folder. */
+export function summary(result: BuildResult, check = false, out = 'dist'): string {
   const kinds = Object.entries(result.records);
   const total = kinds.reduce((s, [, n]) => s + n, 0);
   const width = Math.max(...kinds.map(([k]) => k.length), 'records'.length);
@@ -40,7 +42,7 @@ export function summary(result: BuildResult, check = false): string {
   const seconds = `${(result.ms / 1000).toFixed(2)}s`;
   const lines = [row('kind', 'records'), ...kinds.map(([k, n]) => row(k, n)), row('all', total), ''];
   if (check) lines.push(`checked ${total} records in ${seconds}: no problems`);
-  else if (result.files === 0) lines.push(`nothing changed: dist/ is up to date (${result.unchanged} files) in ${seconds}`);
+  else if (result.files === 0) lines.push(`nothing changed: ${out}/ is up to date (${result.unchanged} files) in ${seconds}`);
   else {
     lines.push(
       row('files', result.files),
@@ -129,7 +131,7 @@ export async function main(argv: string[]): Promise<number> {
     });
     progress?.stop();
     if (args.report === 'json') console.log(JSON.stringify({ ok: true, ...result, problems: [] }, null, 2));
-    else console.log(summary(result, args.check));
+    else console.log(summary(result, args.check, args.out?.replace(/\/+$/, '') || 'dist'));
     return 0;
   } catch (err) {
     progress?.stop();
@@ -158,6 +160,10 @@ function reportFailure(err: unknown, report: string, data: string | undefined): 
   if (err instanceof OutputFailed) {
     console.error(`${err.message}\n${STOPPED}`);
     return 3;
+  }
+  if (err instanceof Busy) {
+    console.error(err.message);
+    return 4;
   }
   console.error(`internal error: ${(err as Error).stack ?? err}`);
   return 2;

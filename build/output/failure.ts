@@ -12,6 +12,10 @@ const CAUSES: Record<string, string> = {
   EIO: 'an input/output error',
   EMFILE: 'too many files are open',
   ENAMETOOLONG: 'the path is too long',
+  ENOENT: 'nothing can be made there',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  EISDIR: 'a folder stands where a file should be',
+  ELOOP: 'the path has too many links (or a link loop)',
   EFBIG: 'the file is too large for the file system',
 };
 

@@ -24,14 +24,16 @@ export function placeOp(op: Op): void {
   if (op.replace) fs.rmSync(op.path, { force: true });
   if (op.from !== undefined) fs.linkSync(op.from, op.path);
   else if (op.join) joinFiles(op.path, op.join.parts, op.join.compact);
-  else fs.writeFileSync(op.path, op.body!);
+  // Created, never written through: a file already there is a mistake in the plan, and could be a
+  // hard link shared with the live tree.
+  else fs.writeFileSync(op.path, op.body!, { flag: 'wx' });
 }
 
 const NEWLINE = Buffer.from('\n');
 
 /** Writes `target` as its parts in order, reading one file at a time and writing in chunks. */
 function joinFiles(target: string, parts: readonly JoinPart[], compact: boolean): void {
-  const fd = fs.openSync(target, 'w');
+  const fd = fs.openSync(target, 'wx');
   const sources = new Map<string, number>();
   try {
     let chunk: Buffer[] = [];

@@ -41,21 +41,26 @@ export function layout(outDir: string) {
     /** What the build remembered of its records (facts.ts), written just before the manifest. */
     memory: (slot: Slot) => path.join(root, `${slot}.records`),
     lock: path.join(root, 'lock'),
+    /** Where the output stands while the new one is renamed into its place, when that takes two renames. */
+    previous: path.join(root, 'previous'),
   };
 }
 
-/** The slot `outDir` points at, 'legacy' for a plain folder, or undefined. */
-export async function liveSlot(outDir: string): Promise<Slot | 'legacy' | undefined> {
+/**
+ * The slot `outDir` points at, 'plain' for a folder (one the build made with `--plain`, or an empty
+ * one: guard.ts has refused any other), or undefined.
+ */
+export async function liveSlot(outDir: string): Promise<Slot | 'plain' | undefined> {
   const stat = await fs.lstat(outDir).catch(() => undefined);
   if (!stat) return undefined;
-  if (!stat.isSymbolicLink()) return 'legacy';
+  if (!stat.isSymbolicLink()) return 'plain';
   const target = path.basename(await fs.readlink(outDir));
   return target === 'a' || target === 'b' ? target : undefined;
 }
 
 /** Which tree the output folder is, and that tree's manifest when the folder is one of ours. */
 export interface Live {
-  slot: Slot | 'legacy' | undefined;
+  slot: Slot | 'plain' | undefined;
   manifest?: Manifest;
 }
 
@@ -87,21 +92,85 @@ export async function discard(dir: string, root: string): Promise<void> {
   spawn('rm', ['-rf', trash], { detached: true, stdio: 'ignore' }).unref();
 }
 
-/** Takes the build lock, or explains who holds it. */
-export async function lock(file: string): Promise<() => Promise<void>> {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      await fs.writeFile(file, String(process.pid), { flag: 'wx' });
-      return () => fs.rm(file, { force: true });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const holder = Number(await fs.readFile(file, 'utf8').catch(() => ''));
-      if (holder && holder !== process.pid && alive(holder))
-        throw new Error(`another build (process ${holder}) is writing ${path.dirname(file)}`, { cause: err });
-      await fs.rm(file, { force: true }); // left by a build that was stopped
-    }
+/** Another build holds the lock: it is named, and this one stops before touching anything. */
+export class Busy extends Error {
+  constructor(
+    readonly holder: number,
+    readonly dir: string,
+  ) {
+    super(`another build (process ${holder}) is writing ${dir}: wait for it to end, or stop it`);
   }
-  throw new Error(`cannot take the build lock ${file}`);
+}
+
+/**
+ * Takes the build lock, or says who holds it. The lock file is made whole, holding its owner's pid,
+ * and then linked into place, so no reader ever sees it empty. A lock whose owner is gone is taken
+ * over under a second lock (`breaking`), so that two builds finding the same stale lock cannot both
+ * remove it, the second removing the lock the first has just taken.
+ */
+export async function lock(file: string): Promise<() => Promise<void>> {
+  const mine = `${file}.${process.pid}`;
+  await fs.rm(mine, { force: true });
+  await fs.writeFile(mine, String(process.pid), { flag: 'wx' });
+  try {
+    for (let attempt = 0; attempt < LOCK_ATTEMPTS; attempt++) {
+      if (await linked(mine, file)) return () => release(file);
+      const holder = await holderOf(file);
+      if (holder !== undefined && alive(holder)) throw new Busy(holder, path.dirname(file));
+      await breakStale(file, holder);
+    }
+    throw new Error(`cannot take the build lock ${file}`);
+  } finally {
+    await fs.rm(mine, { force: true });
+  }
+}
+
+/** How many times a build tries to take a lock it finds stale, each time another build may have got there first. */
+const LOCK_ATTEMPTS = 20;
+
+async function linked(from: string, to: string): Promise<boolean> {
+  try {
+    await fs.link(from, to);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+}
+
+/** The pid a lock holds; undefined when it is gone, or holds no pid (it was made by hand). */
+async function holderOf(file: string): Promise<number | undefined> {
+  const text = await fs.readFile(file, 'utf8').catch(() => undefined);
+  const pid = Number(text);
+  return text !== undefined && Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+/**
+ * Removes a lock left by a build that was stopped, if it still holds `holder`: under the `breaking`
+ * lock, which is held only between a read and a removal. One left by a build killed in that moment
+ * is itself removed once its owner is gone.
+ */
+async function breakStale(file: string, holder: number | undefined): Promise<void> {
+  const breaking = `${file}.breaking`;
+  try {
+    await fs.writeFile(breaking, String(process.pid), { flag: 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    const other = await holderOf(breaking);
+    if (other === undefined || !alive(other)) await fs.rm(breaking, { force: true });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    return;
+  }
+  try {
+    if ((await holderOf(file)) === holder) await fs.rm(file, { force: true });
+  } finally {
+    await fs.rm(breaking, { force: true });
+  }
+}
+
+/** Removes the lock only while it is still this build's. */
+async function release(file: string): Promise<void> {
+  if ((await holderOf(file)) === process.pid) await fs.rm(file, { force: true });
 }
 
 function alive(pid: number): boolean {
@@ -146,7 +215,8 @@ export function manifestTexts(
 export async function putManifest(where: Layout, slot: Slot, texts: ManifestTexts): Promise<void> {
   const put = async (file: string, text: string) => {
     try {
-      await fs.writeFile(`${file}.tmp`, text);
+      await fs.rm(`${file}.tmp`, { force: true });
+      await fs.writeFile(`${file}.tmp`, text, { flag: 'wx' });
       await fs.rename(`${file}.tmp`, file);
     } catch (err) {
       await fs.rm(`${file}.tmp`, { force: true });

@@ -27,9 +27,10 @@ import type { Inputs, Layout, Live, Slot } from './slots.ts';
 import { Writer } from './writer.ts';
 import type { JoinPart } from './place.ts';
 import { OutputFailed, outputFailure, placingFailed } from './failure.ts';
+import { PLAIN_MARK, PLAIN_MARK_TEXT } from './guard.ts';
 
 export { hashBody, type OutputFile } from './plan.ts';
-export { layout, readLive, readLiveHeader, readMemory, type Inputs, type Live } from './slots.ts';
+export { Busy, layout, readLive, readLiveHeader, readMemory, type Inputs, type Live } from './slots.ts';
 
 export interface PublishResult {
   files: number;
@@ -59,7 +60,7 @@ export interface Tree {
 /** The trees as a build finds them, once it holds the lock. */
 interface Opened {
   where: Layout;
-  live: Slot | 'legacy' | undefined;
+  live: Slot | 'plain' | undefined;
   slot: Slot;
   tree: string;
   liveTree: string | undefined;
@@ -111,6 +112,7 @@ export async function openTree(outDir: string, known?: Live, started?: Writer): 
     });
   let trees: Opened;
   try {
+    await recover(outDir, where);
     trees = await findTrees(outDir, known);
     if (!trees.before) await discard(trees.tree, where.root);
     await fs.mkdir(trees.tree, { recursive: true });
@@ -121,13 +123,15 @@ export async function openTree(outDir: string, known?: Live, started?: Writer): 
   const writer = started ?? new Writer();
   const madeDirs = new Set<string>();
   let open = true;
+  let plainDone = false;
   const close = async (undo = false) => {
     if (!open) return;
     open = false;
     await writer.close(undo);
     if (undo && !trees.before) await fs.rmdir(trees.tree).catch(() => {});
     await unlock();
-    if (undo) await fs.rmdir(where.root).catch(() => {});
+    // A plain output keeps nothing beside it; nor does a first build that failed.
+    if (undo || plainDone) await fs.rmdir(where.root).catch(() => {});
   };
   return {
     // Folders of records the tree holds already need not be made (each holds the record's
@@ -144,6 +148,7 @@ export async function openTree(outDir: string, known?: Live, started?: Writer): 
       try {
         const result = await new Publisher(outDir, trees, writer).publish(id, files, plain, memory);
         done = true;
+        plainDone = plain;
         return result;
       } catch (err) {
         throw outputFailure(err) ?? err;
@@ -156,14 +161,47 @@ export async function openTree(outDir: string, known?: Live, started?: Writer): 
   };
 }
 
-/** Makes a folder and those above it. Node answers ENOENT for a read-only file system there: asked again without `recursive`, the system tells the cause. */
+/**
+ * Makes a folder and those above it, one at a time. Node's own `recursive` retries for ever where
+ * nothing can be made (under /proc), and answers ENOENT for a read-only file system; asked one
+ * folder at a time, the system tells the cause.
+ */
 async function makeFolder(dir: string): Promise<void> {
   try {
-    await fs.mkdir(dir, { recursive: true });
+    await fs.mkdir(dir);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') await fs.mkdir(dir);
-    throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' && (await fs.stat(dir)).isDirectory()) return;
+    if (code !== 'ENOENT' || path.dirname(dir) === dir) throw err;
+    await makeFolder(path.dirname(dir));
+    await fs.mkdir(dir);
   }
+}
+
+/**
+ * An output replaced by two renames (a folder cannot be renamed over another) stands at `previous`
+ * between them: a build killed there left no output, and this puts it back. One killed after the
+ * second rename left `previous` behind, which goes.
+ */
+async function recover(outDir: string, where: Layout): Promise<void> {
+  const previous = await fs.lstat(where.previous).catch(() => undefined);
+  if (!previous) return;
+  if (await fs.lstat(outDir).catch(() => undefined)) await fs.rm(where.previous, { recursive: true, force: true });
+  else await fs.rename(where.previous, outDir);
+}
+
+/**
+ * Puts `next` (a tree, or a link to one) at the output path. A link replaces a link in one rename.
+ * A folder can neither be renamed over nor take a link's place in one, so then the output is first
+ * moved to `previous`, where `recover` finds it should the build be killed before the second rename.
+ */
+async function replaceOutput(next: string, outDir: string, where: Layout): Promise<void> {
+  const stat = await fs.lstat(outDir).catch(() => undefined);
+  if (stat && (stat.isDirectory() || (await fs.lstat(next)).isDirectory())) {
+    await fs.rename(outDir, where.previous);
+    await fs.rename(next, outDir);
+    await fs.rm(where.previous, { recursive: true, force: true });
+  } else await fs.rename(next, outDir);
 }
 
 /** A path of the output (relative, with '/', as paths.ts makes them) inside a tree. */
@@ -317,23 +355,27 @@ class Publisher {
     await this.placed();
   }
 
-  /** The swap: one rename of a link. A plain folder left from elsewhere is moved aside first. */
+  /** The swap: one rename of a link (two, from a plain output: `replaceOutput`). */
   private async swap(): Promise<void> {
-    const { where, tree, live } = this.t;
+    const { where, tree } = this.t;
     const link = path.join(where.root, `link-${process.pid}`);
     await fs.rm(link, { force: true });
     await fs.symlink(path.relative(path.dirname(this.outDir), tree), link);
-    if (live === 'legacy') await discard(this.outDir, where.root);
-    await fs.rename(link, this.outDir);
+    await replaceOutput(link, this.outDir, where);
   }
 
-  /** The tree leaves the pair: the output folder becomes a plain folder holding it. */
+  /**
+   * The tree leaves the pair: marked as the build's, it becomes the output folder, and nothing of
+   * the pair stays beside it but the lock, which the build's end removes with the folder.
+   */
   private async leavePair(): Promise<void> {
-    const { where, slot, tree, live } = this.t;
-    await fs.rm(where.manifest(slot), { force: true });
-    if (live === 'legacy') await discard(this.outDir, where.root);
-    else await fs.rm(this.outDir, { force: true });
-    await fs.rename(tree, this.outDir);
+    const { where, tree } = this.t;
+    const mark = path.join(tree, PLAIN_MARK);
+    await fs.rm(mark, { force: true }); // left by a build stopped just after writing it
+    await fs.writeFile(mark, PLAIN_MARK_TEXT, { flag: 'wx' });
+    await replaceOutput(tree, this.outDir, where);
+    for (const name of await fs.readdir(where.root))
+      if (name !== path.basename(where.lock)) await fs.rm(path.join(where.root, name), { recursive: true, force: true });
   }
 
   /**

@@ -6,7 +6,8 @@ import { baseUrlFromEnv, checkBaseUrl } from '../config.ts';
 import { discover, stampOf, type SourceFile, type SourceStamp } from './discover.ts';
 import { hashText, readUnhashed } from './parse.ts';
 import { formatMemory, parseMemory, type Remembered } from '../incremental/memory.ts';
-import { openTree, readLive, readLiveHeader, readMemory, type Inputs, type Live, type Tree } from '../output/trees.ts';
+import { layout, openTree, readLive, readLiveHeader, readMemory, type Inputs, type Live, type Tree } from '../output/trees.ts';
+import { checkOutput } from '../output/guard.ts';
 import { apiPaths, defaultDataDir, defaultOutDir, hostRuleFiles, projectRoot, relativeTo } from '../paths.ts';
 import { explorerFiles, sourceHash as explorerSourceHash } from '../site/explorer.ts';
 import { ENTRY as hostCodeEntry, hostCodeFiles } from '../site/host-code.ts';
@@ -168,6 +169,8 @@ function context(options: BuildOptions, tuning: Tuning): Context {
 
 export async function build(options: BuildOptions = {}, tuning: Tuning = {}): Promise<BuildResult> {
   const ctx = context(options, tuning);
+  if (!options.check)
+    await checkOutput({ outDir: ctx.outDir, root: layout(ctx.outDir).root, dataDir: options.dataDir ?? defaultDataDir, projectRoot });
   const live = options.check ? undefined : await readLiveHeader(ctx.outDir);
   // With no tree built before, every file is to be written: the writer's thread, which takes tens of
   // milliseconds to start, starts now, while the sources are listed. The tree takes it when opened.

@@ -1,0 +1,227 @@
+// `--out` is typed by a person: a slip must cost nothing. Every output the build did not make is
+// refused before anything is touched (exit 2, one line), every path where nothing can be made ends
+// at once (exit 3, one line), and the user's files are byte for byte as they were.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { projectRoot } from '../build/paths.ts';
+import { checkOutput, PLAIN_MARK } from '../build/output/guard.ts';
+import { UsageError } from '../build/config.ts';
+import { fixtureWorld, snapshot, tempDir, until } from './helpers.ts';
+
+/** Runs the build as a user runs it, with a time limit: a build that never ends fails the test. */
+function buildCli(args: string[], timeout = 60_000) {
+  const run = spawnSync(process.execPath, ['build/launch.mjs', 'build', ...args], {
+    cwd: projectRoot,
+    env: { ...process.env, BASE_URL: 'http://localhost:3000', CI: 'true' },
+    encoding: 'utf8',
+    timeout,
+  });
+  return { code: run.status, signal: run.signal, stdout: run.stdout, stderr: run.stderr };
+}
+
+/** A folder's entries and bytes, links included as their targets, for a before/after comparison. */
+async function state(dir: string): Promise<Map<string, string>> {
+  const out = await snapshot(dir);
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    const full = path.join(entry.parentPath, entry.name);
+    if (entry.isSymbolicLink()) out.set(`${path.relative(dir, full)} ->`, fs.readlinkSync(full));
+    if (!entry.isFile() && !entry.isDirectory() && !entry.isSymbolicLink()) out.set(path.relative(dir, full), 'other');
+  }
+  return out;
+}
+
+describe('an --out the build did not make is refused, untouched', () => {
+  const cases: Array<[string, (w: { root: string; data: string }) => { out: string; data?: string }, RegExp]> = [
+    ['a folder with files of the user', (w) => mine(w.root), /is a folder the build did not make \(it holds notes\.txt, photos\)/],
+    ['the data folder', (w) => ({ out: w.data }), /is the data folder/],
+    ['a folder inside the data folder', (w) => ({ out: path.join(w.data, 'type') }), /is inside the data folder/],
+    ['a new folder inside the data folder', (w) => ({ out: path.join(w.data, 'dist') }), /is inside the data folder/],
+    ['a folder holding the data folder', (w) => ({ out: w.root }), /holds the data folder/],
+    ['a file', (w) => ({ out: path.join(w.root, 'README.md') }), /is a file, not a folder/],
+    [
+      'a link to a folder of the user',
+      (w) => linkTo(w.root, mine(w.root).out),
+      /is a link to .*mine, which is not one of the build's trees/,
+    ],
+    ['a link to the data folder', (w) => linkTo(w.root, w.data), /is the data folder/],
+    ['an output whose trees folder holds a file of the user', (w) => foreignRoot(w.root), /holds diary\.txt, which it did not make/],
+  ];
+  for (const plain of [false, true]) {
+    for (const [what, make, message] of cases) {
+      it(`${what}${plain ? ' (--plain)' : ''}`, async () => {
+        const w = await fixtureWorld();
+        fs.writeFileSync(path.join(w.root, 'README.md'), '# mine\n');
+        const { out, data } = make(w);
+        const before = await state(w.root);
+        const run = buildCli(['--data', data ?? w.data, '--out', out, ...(plain ? ['--plain'] : [])]);
+        expect(run.code, run.stderr).toBe(2);
+        expect(run.stderr).toMatch(message);
+        expect(run.stderr).toContain(`--out ${out}:`);
+        expect(run.stderr.trim().split('\n')).toHaveLength(1);
+        expect(await state(w.root)).toEqual(before);
+      });
+    }
+  }
+});
+
+function mine(root: string) {
+  const out = path.join(root, 'mine');
+  fs.mkdirSync(path.join(out, 'photos'), { recursive: true });
+  fs.writeFileSync(path.join(out, 'notes.txt'), 'do not lose\n');
+  fs.writeFileSync(path.join(out, 'photos', 'a.jpg'), 'jpeg');
+  return { out };
+}
+
+function linkTo(root: string, target: string) {
+  const out = path.join(root, 'out');
+  fs.symlinkSync(target, out);
+  return { out };
+}
+
+function foreignRoot(root: string) {
+  fs.mkdirSync(path.join(root, '.site-builds'));
+  fs.writeFileSync(path.join(root, '.site-builds', 'diary.txt'), 'mine\n');
+  return { out: path.join(root, 'site') };
+}
+
+describe('the project folder is refused, and any folder holding it', () => {
+  // Tried on the pure check with a stand-in project: a regression here run as a whole build would
+  // replace the checkout the tests run from.
+  it('names it', async () => {
+    const root = await tempDir();
+    const project = path.join(root, 'project');
+    fs.mkdirSync(path.join(project, 'data'), { recursive: true });
+    const check = (out: string) =>
+      checkOutput({
+        outDir: out,
+        root: path.join(path.dirname(out), `.${path.basename(out)}-builds`),
+        dataDir: path.join(project, 'data'),
+        projectRoot: project,
+      });
+    await expect(check(project)).rejects.toThrow(
+      new UsageError(`--out ${project}: is the project folder; the build replaces only an output it made (choose another --out)`),
+    );
+    await expect(check(root)).rejects.toThrow(/holds the project folder/);
+    await expect(check('/')).rejects.toThrow(/holds the project folder/);
+    await expect(check(path.join(project, 'dist'))).resolves.toBe('none');
+  });
+});
+
+describe('what the build takes for its own', () => {
+  it('an empty folder, a plain output it marked, and its own link', async () => {
+    const w = await fixtureWorld();
+    fs.mkdirSync(w.out);
+    let run = buildCli(['--data', w.data, '--out', w.out, '--plain']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(fs.lstatSync(w.out).isDirectory()).toBe(true);
+    expect(fs.existsSync(path.join(w.out, PLAIN_MARK))).toBe(true);
+    // A plain output keeps nothing beside it.
+    expect(fs.readdirSync(w.root).sort()).toEqual(['data', 'dist']);
+    run = buildCli(['--data', w.data, '--out', w.out]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(fs.readlinkSync(w.out)).toBe('.dist-builds/a');
+    run = buildCli(['--data', w.data, '--out', w.out]);
+    expect(run.stdout).toContain(`nothing changed: ${w.out}/ is up to date`);
+    run = buildCli(['--data', w.data, '--out', w.out, '--plain']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(fs.readdirSync(w.root).sort()).toEqual(['data', 'dist']);
+  });
+});
+
+describe('where nothing can be made, the build ends at once', () => {
+  const cases: Array<[string, (root: string) => string, RegExp]> = [
+    ['under a file', (root) => path.join(root, 'README.md', 'x'), /a part of the path is a file, not a folder \(ENOTDIR\)/],
+    ['under /proc', () => '/proc/crs-nope', /nothing can be made there \(ENOENT\)/],
+    ['a name too long', (root) => path.join(root, 'x'.repeat(300)), /the path is too long \(ENAMETOOLONG\)/],
+    ['a link loop', (root) => loop(root), /too many links/],
+  ];
+  for (const [what, make, message] of cases) {
+    it(what, async () => {
+      const w = await fixtureWorld();
+      fs.writeFileSync(path.join(w.root, 'README.md'), '# mine\n');
+      const out = make(w.root);
+      const before = await state(w.root);
+      const run = buildCli(['--data', w.data, '--out', out], 20_000);
+      expect(run.signal, 'the build did not end').toBeNull();
+      expect(run.code, run.stderr).toBe(3);
+      expect(run.stderr).toMatch(message);
+      expect(run.stderr).not.toMatch(/internal error|\n\s+at /);
+      expect(await state(w.root)).toEqual(before);
+    });
+  }
+});
+
+function loop(root: string): string {
+  fs.symlinkSync(path.join(root, 'loop-b'), path.join(root, 'loop-a'));
+  fs.symlinkSync(path.join(root, 'loop-a'), path.join(root, 'loop-b'));
+  return path.join(root, 'loop-a', 'dist');
+}
+
+describe('the build lock', () => {
+  it('refuses a second build in one line naming the first, exit 4', async () => {
+    const w = await fixtureWorld();
+    buildCli(['--data', w.data, '--out', w.out]);
+    const lock = path.join(w.root, '.dist-builds', 'lock');
+    // A live process holds the lock: this test's own.
+    fs.writeFileSync(lock, String(process.pid));
+    const run = buildCli(['--data', w.data, '--out', w.out, '--pretty']);
+    expect(run.code, run.stderr).toBe(4);
+    // The stage lines a build prints outside a terminal come first; the refusal is one line.
+    expect(run.stderr.trim().split('\n').at(-1)).toBe(
+      `another build (process ${process.pid}) is writing ${path.join(w.root, '.dist-builds')}: wait for it to end, or stop it`,
+    );
+    expect(fs.readFileSync(lock, 'utf8')).toBe(String(process.pid));
+    fs.rmSync(lock);
+  });
+
+  it('is held by one process at a time, raced by real processes over a stale lock', async () => {
+    const root = await tempDir();
+    const lock = path.join(root, 'lock');
+    const log = path.join(root, 'log');
+    const contenders = 8;
+    for (let round = 0; round < 3; round++) {
+      // Left by a build that was killed: a pid no process has.
+      fs.writeFileSync(lock, '999999999');
+      fs.writeFileSync(log, '');
+      const go = path.join(root, `go-${round}`);
+      const running = Array.from({ length: contenders }, () => contend(lock, log, go));
+      // All start together: each has loaded its code and waits for the word.
+      await until(async () => fs.readdirSync(root).filter((n) => n.startsWith('ready-')).length === contenders, 60_000);
+      for (const n of fs.readdirSync(root)) if (n.startsWith('ready-')) fs.rmSync(path.join(root, n));
+      fs.writeFileSync(go, '');
+      const codes = await Promise.all(running);
+      // Each holder writes "in" and "out" around its time holding the lock: they never overlap.
+      const lines = fs.readFileSync(log, 'utf8').trim().split('\n');
+      let holding = 0;
+      for (const line of lines) {
+        holding += line.startsWith('in') ? 1 : -1;
+        expect(holding, lines.join('\n')).toBeLessThanOrEqual(1);
+      }
+      expect(codes.filter((c) => c === 0).length).toBeGreaterThanOrEqual(1);
+      expect(codes.every((c) => c === 0 || c === 4)).toBe(true);
+      expect(fs.existsSync(lock)).toBe(false);
+    }
+  });
+});
+
+/** One process taking the lock, holding it a moment, and letting it go; exit 4 when another held it. */
+function contend(lock: string, log: string, go: string): Promise<number | null> {
+  const script = `
+    import fs from 'node:fs';
+    import path from 'node:path';
+    import { lock } from ${JSON.stringify(path.join(projectRoot, 'build/output/slots.ts'))};
+    import { Busy } from ${JSON.stringify(path.join(projectRoot, 'build/output/slots.ts'))};
+    let unlock;
+    fs.writeFileSync(path.join(${JSON.stringify(path.dirname(lock))}, 'ready-' + process.pid), '');
+    while (!fs.existsSync(${JSON.stringify(go)}));
+    try { unlock = await lock(${JSON.stringify(lock)}); } catch (err) { process.exit(err instanceof Busy ? 4 : 1); }
+    fs.appendFileSync(${JSON.stringify(log)}, 'in ' + process.pid + '\\n');
+    await new Promise((r) => setTimeout(r, 30));
+    fs.appendFileSync(${JSON.stringify(log)}, 'out ' + process.pid + '\\n');
+    await unlock();
+  `;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: projectRoot, stdio: 'ignore' });
+  return new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+}
