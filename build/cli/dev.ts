@@ -109,7 +109,8 @@ class DevLoop implements DevServer {
       const vite = await createViteServer({
         configFile: path.join(projectRoot, 'vite.config.ts'),
         logLevel: this.plan.log ? 'info' : 'warn',
-        server: { middlewareMode: true, ws: { server: this.server } },
+        // The host is vite's too: it answers requests that name it (server.allowedHosts).
+        server: { middlewareMode: true, ws: { server: this.server }, host: this.options.host },
         plugins: [this.plugin()],
       });
       this.vite = vite;
@@ -389,16 +390,15 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const loop = new DevLoop(options);
-  // Whatever ends the process, the temp build goes with it; Ctrl-C and SIGTERM first stop the build
-  // in flight, so that nothing writes there while it is removed.
+  // Whatever ends the process, the temp build goes with it; Ctrl-C, SIGTERM and a closed terminal
+  // first stop the build in flight, so that nothing writes there while it is removed.
   process.once('exit', loop.removeTemp);
   let stopped = false;
   const stop = () => {
     stopped = true;
     void loop.close().then(() => process.exit(0));
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stop);
   loop.onServerError = (err) => {
     console.error(`the server failed: ${err.message}`);
     void loop.close().then(() => process.exit(2));
