@@ -395,6 +395,8 @@ export async function main(argv: string[]): Promise<number> {
   process.once('exit', loop.removeTemp);
   let stopped = false;
   const stop = () => {
+    // Removing a built tree is bound by the disk (seconds on a slow one): say why the wait.
+    if (!stopped) console.log('stopping: removing the temp build…');
     stopped = true;
     void loop.close().then(() => process.exit(0));
   };
