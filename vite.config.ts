@@ -22,7 +22,12 @@ export default defineConfig({
   // The page has no npm dependencies to pre-bundle.
   optimizeDeps: { noDiscovery: true },
   server: {
-    // The explorer imports the type colours from build/site/colour.ts.
-    fs: { allow: [root] },
+    // The dev server may read the explorer's sources and the two modules it imports from build/
+    // (vite adds its own client), not the rest of the project: any page of another localhost
+    // origin could read the data, the build and its manifests under /@fs/.
+    fs: {
+      strict: true,
+      allow: [path.join(root, 'explorer'), path.join(root, 'build/site/colour.ts'), path.join(root, 'build/site/dev-status.ts')],
+    },
   },
 });

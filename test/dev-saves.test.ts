@@ -115,4 +115,38 @@ describe('npm run dev under rapid saves', () => {
     expect(after.ok).toBe(true);
     expect(after.problems).toEqual([]);
   }, 120_000);
+
+  it('answers the API and the status of the same build, whenever asked during saves', async () => {
+    const fire = path.join(world.data, 'type', 'fire.yaml');
+    const fireText = (await fs.readFile(fire, 'utf8')).replace(/- game_index: \d+/, '- game_index: 10');
+    const fireAt = (mark: number) => fireText.replace('- game_index: 10', `- game_index: ${mark}`);
+    // What the API served between two answers of the status that named the same build: a build has
+    // one content, so each version must have been seen with one mark only.
+    const seen = new Map<number, Set<number>>();
+    let saving = true;
+    let samples = 0;
+    const poll = async () => {
+      while (saving) {
+        const before = await status();
+        const mark = (await getJson('/api/v2/type/fire/')).game_indices[0].game_index as number;
+        const after = await status();
+        if (before.version !== after.version) continue;
+        samples++;
+        const marks = seen.get(after.version) ?? new Set<number>();
+        seen.set(after.version, marks.add(mark));
+      }
+    };
+    const pollers = [poll(), poll(), poll()];
+    for (let i = 0; i < 12; i++) {
+      await fs.writeFile(fire, fireAt(5000 + i));
+      // Each save is built and served before the next: the polls see every swap.
+      await waitFor(async () => (await getJson('/api/v2/type/fire/')).game_indices[0].game_index === 5000 + i);
+      await sleep(150);
+    }
+    saving = false;
+    await Promise.all(pollers);
+    console.log(`${samples} agreeing samples over ${seen.size} builds`);
+    expect(seen.size).toBeGreaterThan(5);
+    for (const [version, marks] of seen) expect([...marks], `build ${version}`).toHaveLength(1);
+  }, 120_000);
 });

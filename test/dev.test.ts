@@ -62,6 +62,22 @@ describe('npm run dev', () => {
     expect((await getJson('/__build-status')).ok).toBe(true);
   });
 
+  test('vite reads only the explorer and what it imports, not the rest of the project', async () => {
+    // Any page of another localhost origin can ask for these: the data, the build's code, the
+    // project's own files and the built trees' manifests must not answer.
+    for (const file of ['data/type/fire.yaml', 'build/config.ts', 'build/site/serve.ts', 'package.json', 'test/helpers.ts']) {
+      for (const query of ['', '?raw', '?import', '?url']) {
+        const res = await fetch(`${url}/@fs${projectRoot}/${file}${query}`);
+        expect(res.status, `${file}${query}`).toBe(403);
+        expect(await res.text()).not.toMatch(/game_index|import |"name"/);
+      }
+    }
+    // The page still loads: its module, what it imports from build/, and vite's client.
+    for (const pathname of ['/', '/src/main.ts', `/@fs${projectRoot}/build/site/colour.ts`, '/@vite/client']) {
+      expect((await fetch(url + pathname)).status, pathname).toBe(200);
+    }
+  });
+
   test('a saved edit is served at once', async () => {
     const before = await getJson('/api/v2/type/2/');
     expect(before.game_indices[0].game_index).toBe(10);

@@ -8,7 +8,7 @@ import { UsageError } from '../config.ts';
 import { OutputFailed } from '../output/failure.ts';
 import { Busy } from '../output/trees.ts';
 import { defaultDataDir } from '../paths.ts';
-import { BuildFailed, formatProblems, sortProblems } from '../report/problems.ts';
+import { BuildFailed, formatProblems, jsonText, sortProblems } from '../report/problems.ts';
 import { formatGithub } from '../report/github.ts';
 import { editorSchemasFor } from '../schemas/editor-schemas.ts';
 
@@ -144,7 +144,7 @@ const STOPPED = 'the build stopped; the output folder was left as it was';
 /** Tells why the build failed, in the report asked for, and gives the exit code that says so. */
 function reportFailure(err: unknown, report: string, data: string | undefined): number {
   if (err instanceof BuildFailed) {
-    if (report === 'json') console.log(JSON.stringify({ ok: false, problems: sortProblems(err.problems) }, null, 2));
+    if (report === 'json') console.log(jsonText({ ok: false, problems: sortProblems(err.problems) }));
     else if (report === 'github') {
       const dataParent = path.dirname(data ? path.resolve(data) : defaultDataDir);
       const root = path.relative(process.env.GITHUB_WORKSPACE || process.cwd(), dataParent);

@@ -2,7 +2,7 @@
 // the API built from the data into a temp folder. A change under the data folder rebuilds the API;
 // problems are printed here and shown on the page until a save fixes them.
 import fs from 'node:fs';
-import type http from 'node:http';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -20,6 +20,8 @@ import { BUILD_EVENT, STATUS_PATH, type BuildStatus } from '../site/dev-status.t
 
 /** Saves closer together than this make one rebuild. */
 const SETTLE_MS = 25;
+/** Without `--port`, the first free one of these, as vite picks. */
+const DEFAULT_PORTS = Array.from({ length: 10 }, (_, i) => 5173 + i);
 
 export interface DevOptions {
   dataDir?: string;
@@ -31,8 +33,8 @@ export interface DevOptions {
 
 export interface DevServer {
   url: string;
-  vite: ViteDevServer;
   status(): BuildStatus;
+  /** Stops the loop (a build in flight stops at its next step), closes the server and removes the temp folder. */
   close(): Promise<void>;
 }
 
@@ -50,54 +52,157 @@ interface BuildPlan {
   dataDir: string;
   outDir: string;
   log: boolean;
+  /** Asked at every step of a build: true stops it there (the loop is closing). */
+  stopping: () => boolean;
+}
+
+/** What the loop shows: the latest build's status, and the tree of the last good build, which the API answers from. */
+interface Shown {
+  status: BuildStatus;
+  tree: string | undefined;
+}
+
+/** Thrown from a build's progress callback to stop it: the loop is closing. */
+class Stopped extends Error {}
+
+/**
+ * The dev loop: a temp folder it builds the API into, an http server that answers the status and
+ * the API itself and hands every other request to vite (in middleware mode, so that this loop, not
+ * vite, owns the port and the process's signals), and the rebuilds the watcher asks for.
+ */
+class DevLoop implements DevServer {
+  url = '';
+  private vite: ViteDevServer | undefined;
+  private readonly tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'crs-dev-'));
+  private readonly plan: BuildPlan;
+  private readonly server = http.createServer();
+  private shown: Shown = {
+    status: { ok: false, version: 0, served: 0, ms: 0, records: 0, text: 'building…', problems: [] },
+    tree: undefined,
+  };
+  private stopping = false;
+  private starting: Promise<void> | undefined;
+  private closing: Promise<void> | undefined;
+  /** Settles once the first build is done (or the loop stops): the API's requests wait for it. */
+  private readonly firstBuild = settable();
+  private readonly apis = new Map<string, (req: http.IncomingMessage, res: http.ServerResponse) => void>();
+  private readonly builds = coalesced(() => this.rebuild());
+  private readonly settle = debounced(() => void this.builds.run(), SETTLE_MS);
+
+  constructor(private readonly options: DevOptions) {
+    this.plan = {
+      dataDir: path.resolve(options.dataDir ?? defaultDataDir),
+      outDir: path.join(this.tmp, 'dist'),
+      log: options.log ?? true,
+      stopping: () => this.stopping,
+    };
+  }
+
+  status = () => this.shown.status;
+
+  /** Told when the server fails once listening. */
+  onServerError: (err: Error) => void = () => {};
+
+  /** Listens, then builds once; records link by absolute url, and the port is known only once the server listens. */
+  start(): Promise<void> {
+    this.starting ??= (async () => {
+      const vite = await createViteServer({
+        configFile: path.join(projectRoot, 'vite.config.ts'),
+        logLevel: this.plan.log ? 'info' : 'warn',
+        // The host is vite's too: it answers requests that name it (server.allowedHosts).
+        server: { middlewareMode: true, ws: { server: this.server }, host: this.options.host },
+        plugins: [this.plugin()],
+      });
+      this.vite = vite;
+      this.server.on('request', vite.middlewares);
+      if (this.stopping) return;
+      const port = await listenOn(this.server, this.options.port, this.options.host ?? 'localhost');
+      this.url = serverUrl(port, this.options.host);
+      this.server.on('error', (err) => this.onServerError(err));
+      await this.builds.run();
+      this.firstBuild.resolve();
+    })();
+    return this.starting;
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.stopping = true;
+      this.settle.cancel();
+      this.firstBuild.resolve();
+      await this.starting?.catch(() => {});
+      await this.builds.running();
+      await this.vite?.close();
+      this.server.closeAllConnections();
+      await new Promise((resolve) => this.server.close(resolve));
+      this.removeTemp();
+    })();
+    return this.closing;
+  }
+
+  /** Removes the temp folder; also the last thing done when the process exits by any other way. */
+  removeTemp = () => fs.rmSync(this.tmp, { recursive: true, force: true, maxRetries: 5 });
+
+  /** One build; status and served tree change together, in one step, once it is done. */
+  private async rebuild(): Promise<void> {
+    if (this.stopping) return;
+    const before = listing(this.plan.dataDir);
+    const last = this.shown.status;
+    const shown = await buildApi(this.plan, this.url, last.version + 1, last.served);
+    if (this.stopping) return;
+    this.shown = { status: shown.status, tree: shown.tree ?? this.shown.tree };
+    this.vite?.ws.send({ type: 'custom', event: BUILD_EVENT, data: this.shown.status });
+    // The watcher can miss a save: one made just after a file was replaced, while it watches the
+    // new file anew. The folder, listed again, shows it, and the build runs again.
+    if (listing(this.plan.dataDir) !== before) this.settle.call();
+  }
+
+  /** The API's answer from the tree shown now: the local server's own rules (CORS, JSON 404, rewrites). */
+  private serveApi(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const tree = this.shown.tree;
+    if (!tree) return sendJson(res, 404, { detail: 'Not found.' }); // no good build yet
+    let api = this.apis.get(tree);
+    if (!api) {
+      const server = createServer(tree);
+      api = (rq, rs) => server.emit('request', rq, rs);
+      this.apis.set(tree, api);
+    }
+    api(req, res);
+  }
+
+  /**
+   * Answers the status path and the API's requests (these once the first build is done); every other
+   * request is vite's. Reports each change the watcher sees under the data folder.
+   */
+  private plugin(): Plugin {
+    return {
+      name: 'creature-api',
+      configureServer: (server) => {
+        server.middlewares.use((req, res, next) => {
+          const pathname = (req.url ?? '/').split('?')[0]!;
+          if (pathname === STATUS_PATH) return sendJson(res, 200, this.shown.status);
+          if (!API_PATHS.test(pathname)) return next();
+          void this.firstBuild.promise.then(() => this.serveApi(req, res));
+        });
+        server.watcher.add(this.plan.dataDir);
+        const onChange = (file: string) => {
+          if (file.startsWith(this.plan.dataDir + path.sep)) this.settle.call();
+        };
+        for (const event of ['add', 'change', 'unlink'] as const) server.watcher.on(event, onChange);
+      },
+    };
+  }
 }
 
 export async function startDev(options: DevOptions = {}): Promise<DevServer> {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'crs-dev-'));
-  const plan: BuildPlan = {
-    dataDir: path.resolve(options.dataDir ?? defaultDataDir),
-    outDir: path.join(tmp, 'dist'),
-    log: options.log ?? true,
-  };
-  const serveApi = apiHandler(plan.outDir);
-
-  let status: BuildStatus = { ok: false, version: 0, ms: 0, records: 0, text: 'building…', problems: [] };
-  let vite: ViteDevServer | undefined;
-  let baseUrl = '';
-  let firstBuild!: () => void;
-  const built = new Promise<void>((resolve) => (firstBuild = resolve));
-
-  const builds = coalesced(async () => {
-    const before = listing(plan.dataDir);
-    status = await buildApi(plan, baseUrl, status.version + 1);
-    vite?.ws.send({ type: 'custom', event: BUILD_EVENT, data: status });
-    // The watcher can miss a save: one made just after a file was replaced, while it watches the
-    // new file anew. The folder, listed again, shows it, and the build runs again.
-    if (listing(plan.dataDir) !== before) settle.call();
-  });
-  const settle = debounced(() => void builds.run(), SETTLE_MS);
-  const onChange = (file: string) => {
-    if (file.startsWith(plan.dataDir + path.sep)) settle.call();
-  };
-  const plugin = devApiPlugin(plan.dataDir, () => status, built, serveApi, onChange);
-
-  // Records link by absolute url, and the port is known only once vite listens: the first build waits for it.
-  vite = await startVite(options, plan.log, plugin, tmp);
-  const url = serverUrl(vite, options.host);
-  baseUrl = url;
-  await builds.run();
-  firstBuild();
-
-  return {
-    url,
-    vite,
-    status: () => status,
-    close: async () => {
-      settle.cancel();
-      await builds.running();
-      await vite!.close();
-    },
-  };
+  const loop = new DevLoop(options);
+  try {
+    await loop.start();
+  } catch (err) {
+    await loop.close();
+    throw err;
+  }
+  return loop;
 }
 
 /** The data folder's entries with their sizes and times, to compare: empty when it cannot be listed. */
@@ -110,37 +215,49 @@ function listing(dataDir: string): string {
 }
 
 /**
- * The local server's own request handling (CORS, JSON 404, rewrites), over the temp build. It
- * never listens: the dev server hands it the API's requests.
+ * One build of the API: the status the page shows and, when it succeeded, the tree it made (the
+ * output link's target, read before the next build can move it). A failed build leaves the last
+ * good one in place.
  */
-function apiHandler(outDir: string) {
-  const api = createServer(outDir);
-  return (req: http.IncomingMessage, res: http.ServerResponse) => api.emit('request', req, res);
-}
-
-/** One build of the API, as the status the page shows. A failed build leaves the last good one in place. */
-async function buildApi({ dataDir, outDir, log }: BuildPlan, baseUrl: string, version: number): Promise<BuildStatus> {
+async function buildApi(
+  plan: BuildPlan,
+  baseUrl: string,
+  version: number,
+  served: number,
+): Promise<{ status: BuildStatus; tree?: string }> {
+  const { dataDir, outDir, log } = plan;
   const started = performance.now();
+  const onProgress = () => {
+    if (plan.stopping()) throw new Stopped('the dev server is stopping');
+  };
   try {
-    const result = await build({ dataDir, outDir, baseUrl, editorSchemas: editorSchemasFor(dataDir) });
+    const result = await build({ dataDir, outDir, baseUrl, onProgress, editorSchemas: editorSchemasFor(dataDir) });
     const records = Object.values(result.records).reduce((a, b) => a + b, 0);
-    const status = { ok: true, version, ms: performance.now() - started, records, text: '', problems: [] };
+    const status = { ok: true, version, served: version, ms: performance.now() - started, records, text: '', problems: [] };
     if (log) console.log(`${time()} built ${records} records in ${Math.round(status.ms)} ms`);
-    return status;
+    return { status, tree: fs.realpathSync(outDir) };
   } catch (err) {
     const problems = err instanceof BuildFailed ? err.problems : [];
     const text = failureText(err);
-    const status = { ok: false, version, ms: performance.now() - started, records: 0, text, problems };
-    if (log) console.error(`${time()} the build failed; the API keeps the last good build\n${text}`);
-    return status;
+    const status = { ok: false, version, served, ms: performance.now() - started, records: 0, text, problems };
+    const api = served ? 'the API keeps the last good build' : 'the API has no build yet';
+    if (log && !plan.stopping()) console.error(`${time()} the build failed; ${api}\n${text}`);
+    return { status };
   }
 }
 
 /** The problems in the data, a usage error's or a refused write's message, or the stack of anything unexpected. */
 function failureText(err: unknown): string {
   if (err instanceof BuildFailed) return formatProblems(err.problems);
-  if (err instanceof UsageError || err instanceof OutputFailed) return err.message;
+  if (err instanceof UsageError || err instanceof OutputFailed || err instanceof Stopped) return err.message;
   return `internal error: ${(err as Error).stack ?? err}`;
+}
+
+/** A promise and the function that settles it. */
+function settable(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
 }
 
 /** Runs `task` now, or once more after the run in flight, however many calls came meanwhile. */
@@ -177,51 +294,48 @@ function debounced(fn: () => void, ms: number): { call: () => void; cancel: () =
 }
 
 /**
- * Answers the status path and hands the API's requests to `serveApi` once the first build is
- * done; every other request is vite's. Reports each change the watcher sees to `onChange`.
+ * Listens on `port` (without one, the first free default port) at `host`; a port in use, one not
+ * allowed or an address this machine does not have is a usage error naming it.
  */
-function devApiPlugin(
-  dataDir: string,
-  status: () => BuildStatus,
-  built: Promise<void>,
-  serveApi: (req: http.IncomingMessage, res: http.ServerResponse) => unknown,
-  onChange: (file: string) => void,
-): Plugin {
-  return {
-    name: 'creature-api',
-    configureServer(server) {
-      server.middlewares.use((req, res, next) => {
-        const pathname = (req.url ?? '/').split('?')[0]!;
-        if (pathname === STATUS_PATH) return sendJson(res, 200, status());
-        if (!API_PATHS.test(pathname)) return next();
-        built.then(() => serveApi(req, res));
+async function listenOn(server: http.Server, port: number | undefined, host: string): Promise<number> {
+  const ports = port === undefined ? DEFAULT_PORTS : [port];
+  for (const [i, candidate] of ports.entries()) {
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(candidate, host, () => {
+          server.off('error', reject);
+          resolve();
+        });
       });
-      server.watcher.add(dataDir);
-      for (const event of ['add', 'change', 'unlink'] as const) server.watcher.on(event, onChange);
-    },
-  };
+      return (server.address() as { port: number }).port;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE' && i < ports.length - 1) continue;
+      throw listenError(code, candidate, host, port === undefined ? ports : undefined);
+    }
+  }
+  throw new Error('unreachable');
 }
 
-/** Starts vite listening with the API plugin; the temp build is removed when its http server closes. */
-async function startVite(options: DevOptions, log: boolean, plugin: Plugin, tmp: string): Promise<ViteDevServer> {
-  const vite = await createViteServer({
-    configFile: path.join(projectRoot, 'vite.config.ts'),
-    logLevel: log ? 'info' : 'warn',
-    server: { port: options.port ?? 5173, strictPort: options.port !== undefined, host: options.host ?? 'localhost' },
-    plugins: [plugin],
-  });
-  // Vite closes itself on SIGTERM and exits; the temp build goes with its http server.
-  vite.httpServer!.once('close', () => fs.rmSync(tmp, { recursive: true, force: true }));
-  await vite.listen();
-  return vite;
+function listenError(code: string | undefined, port: number, host: string, tried: number[] | undefined): UsageError {
+  if (code === 'EADDRINUSE')
+    return new UsageError(
+      tried
+        ? `ports ${tried[0]}–${tried.at(-1)} are in use on ${host}; pick a free one with --port`
+        : `port ${port} is in use on ${host}; pick another with --port (0 picks a free one)`,
+    );
+  if (code === 'EACCES')
+    return new UsageError(`port ${port} is not allowed on ${host} (below 1024 needs privileges); pick another with --port`);
+  return new UsageError(
+    `--host ${host}: cannot listen there (${code ?? 'unknown error'}); give an address of this machine, e.g. localhost or 0.0.0.0`,
+  );
 }
 
 /** The url a browser on this machine opens: a wildcard address is reached as localhost. */
-function serverUrl(vite: ViteDevServer, requestedHost: string | undefined): string {
-  const address = vite.httpServer!.address();
-  if (!address || typeof address === 'string') throw new Error('the dev server has no port');
+function serverUrl(port: number, requestedHost: string | undefined): string {
   const host = requestedHost && requestedHost !== '0.0.0.0' && requestedHost !== '::' ? requestedHost : 'localhost';
-  return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
 function time(): string {
@@ -234,11 +348,14 @@ Serves the explorer and the API built from the data, rebuilding the API when a f
 
 Options:
   --data DIR    source records (default: data/)
-  --port N      port (default 5173; 0 picks a free one)
+  --port N      port (default 5173, or the next free one; 0 picks any free one)
   --host H      address to listen on (default localhost)
-  -h, --help    show this help`;
+  -h, --help    show this help
 
-export async function main(argv: string[]): Promise<void> {
+Exit codes: 0 stopped (Ctrl-C), 2 wrong usage (a missing data folder, a port in use) or internal error.`;
+
+/** The options as the loop takes them, or a usage error. */
+function devOptions(argv: string[]): DevOptions | 'help' {
   let args;
   try {
     args = parseArgs({
@@ -246,26 +363,62 @@ export async function main(argv: string[]): Promise<void> {
       options: { data: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     }).values;
   } catch (err) {
-    console.error(`${(err as Error).message}\n\n${HELP}`);
-    process.exit(2);
+    throw new UsageError(`${(err as Error).message}\n\n${HELP}`);
   }
-  if (args.help) return console.log(HELP);
+  if (args.help) return 'help';
   const port = args.port === undefined ? undefined : Number(args.port);
-  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
-    console.error(`--port must be a port number, got "${args.port}"`);
-    process.exit(2);
-  }
-  const dev = await startDev({ dataDir: args.data, port, host: args.host });
-  const data = path.resolve(args.data ?? defaultDataDir);
-  const shown = path.relative(process.cwd(), data);
-  console.log(
-    `explorer at ${dev.url}/  ·  API at ${dev.url}/api/v2/  ·  watching ${shown && !shown.startsWith('..') ? shown : data}/ (Ctrl-C to stop)`,
-  );
-  const stop = async () => {
-    await dev.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
+  if (port !== undefined && (args.port!.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535))
+    throw new UsageError(`--port must be a port number, got "${args.port}"`);
+  if (args.host !== undefined && args.host.trim() === '') throw new UsageError('--host must be an address, got ""');
+  // A mistyped folder is wrong usage, as in `npm run build`: there would never be a good build to serve.
+  const dataDir = path.resolve(args.data ?? defaultDataDir);
+  if (!fs.statSync(dataDir, { throwIfNoEntry: false })?.isDirectory())
+    throw new UsageError(`the data folder ${dataDir} does not exist (or is not a folder)`);
+  return { dataDir, port, host: args.host };
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main(process.argv.slice(2));
+export async function main(argv: string[]): Promise<number> {
+  let options;
+  try {
+    options = devOptions(argv);
+  } catch (err) {
+    console.error((err as Error).message);
+    return 2;
+  }
+  if (options === 'help') {
+    console.log(HELP);
+    return 0;
+  }
+  const loop = new DevLoop(options);
+  // Whatever ends the process, the temp build goes with it; Ctrl-C, SIGTERM and a closed terminal
+  // first stop the build in flight, so that nothing writes there while it is removed.
+  process.once('exit', loop.removeTemp);
+  let stopped = false;
+  const stop = () => {
+    // Removing a built tree is bound by the disk (seconds on a slow one): say why the wait.
+    if (!stopped) console.log('stopping: removing the temp build…');
+    stopped = true;
+    void loop.close().then(() => process.exit(0));
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stop);
+  loop.onServerError = (err) => {
+    console.error(`the server failed: ${err.message}`);
+    void loop.close().then(() => process.exit(2));
+  };
+  try {
+    await loop.start();
+  } catch (err) {
+    await loop.close();
+    console.error(err instanceof UsageError ? err.message : `internal error: ${(err as Error).stack ?? err}`);
+    return 2;
+  }
+  if (!stopped) {
+    const shown = path.relative(process.cwd(), options.dataDir!);
+    console.log(
+      `explorer at ${loop.url}/  ·  API at ${loop.url}/api/v2/  ·  watching ${shown && !shown.startsWith('..') ? shown : options.dataDir}/ (Ctrl-C to stop)`,
+    );
+  }
+  return 0; // the server keeps the process running until a signal stops it
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) process.exitCode = await main(process.argv.slice(2));

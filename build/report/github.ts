@@ -1,20 +1,25 @@
 // `--report github`: every problem as a GitHub Actions workflow command, so a pull request shows it
 // as an annotation on the offending line of the changed file.
 // Escaping follows the Actions toolkit (`@actions/core` command.ts): in a property value `%`, CR,
-// LF, `:` and `,` are percent-encoded; in the message only `%`, CR and LF.
+// LF, `:` and `,` are percent-encoded; in the message only `%`, CR and LF. Before that, text from
+// the data has its other control characters made visible (problems.ts, `visible`): a name holding
+// an escape sequence must not retitle a terminal or recolour and hide lines of the log.
 import path from 'node:path';
-import { sortProblems, type Problem } from './problems.ts';
+import { sortProblems, visible, type Problem } from './problems.ts';
 
 export interface GithubReportOptions {
   /** Folder of the data's parent relative to the repository root, when the project is not at the root. */
   root?: string;
 }
 
+/** Line breaks in data are percent-encoded, as the runner reads them back: shown as breaks in the annotation. */
+const KEEP_BREAKS = { breaks: true };
+
 /** One `::error …::message` line per problem, in file, line and column order. */
 export function formatGithub(problems: Problem[], options: GithubReportOptions = {}): string {
   return sortProblems(problems)
     .map((p) => {
-      const file = options.root ? path.posix.join(options.root.split(path.sep).join('/'), p.file) : p.file;
+      const file = visible(options.root ? path.posix.join(options.root.split(path.sep).join('/'), p.file) : p.file, KEEP_BREAKS);
       const props: [string, string | number | undefined][] = [
         ['file', file],
         ['line', p.line],
@@ -25,7 +30,9 @@ export function formatGithub(problems: Problem[], options: GithubReportOptions =
         .filter(([, v]) => v !== undefined && v !== '')
         .map(([k, v]) => `${k}=${escapeProperty(String(v))}`)
         .join(',');
-      const message = p.hint ? `${p.message}\nhint: ${p.hint}` : p.message;
+      const message = p.hint
+        ? `${visible(p.message, KEEP_BREAKS)}\nhint: ${visible(p.hint, KEEP_BREAKS)}`
+        : visible(p.message, KEEP_BREAKS);
       return `::error ${list}::${escapeData(message)}`;
     })
     .join('\n');
@@ -34,7 +41,7 @@ export function formatGithub(problems: Problem[], options: GithubReportOptions =
 function title(p: Problem): string {
   const who = [p.kind, p.record].filter(Boolean).join(' ');
   const at = p.pointer ? `at ${p.pointer}` : '';
-  return [who, at].filter(Boolean).join(' ') || 'problem in the file';
+  return visible([who, at].filter(Boolean).join(' '), KEEP_BREAKS) || 'problem in the file';
 }
 
 export function escapeData(s: string): string {

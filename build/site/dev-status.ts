@@ -10,6 +10,8 @@ export interface BuildStatus {
   ok: boolean;
   /** Counts the builds since the dev server started. */
   version: number;
+  /** The version of the build the API answers from: this one when it succeeded, an earlier one, or 0 for none yet. */
+  served: number;
   ms: number;
   records: number;
   /** The problems as the terminal shows them. */

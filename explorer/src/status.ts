@@ -32,7 +32,9 @@ export function watchBuild(onRebuilt: () => void): void {
         'p',
         null,
         h('strong', null, 'The data has problems.'),
-        ' The API still answers from the last good build; save a fix and this goes away.',
+        status.served
+          ? ' The API still answers from the last good build; save a fix and this goes away.'
+          : ' The API has no good build yet; save a fix and this goes away.',
       ),
       h('pre', null, status.text),
     );
