@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import handler from 'serve-handler';
 import { NOT_FOUND_BODY, serveConfigFile } from '../paths.ts';
-import { pageFor } from './paging.ts';
+import { noneMatchHits, pageAnswer } from './paging.ts';
 
 const ALLOWED = 'GET, HEAD, OPTIONS';
 
@@ -22,41 +22,99 @@ const handlerConfig = () => ({
 });
 
 function sendJson(res: http.ServerResponse, status: number, body: unknown) {
-  sendText(res, status, JSON.stringify(body));
-}
-
-function sendText(res: http.ServerResponse, status: number, text: string) {
+  const text = JSON.stringify(body);
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(text));
   res.end(text);
 }
 
-/** A list asked for with `offset` or `limit`: the page (true when answered); anything else is left to the static rules. */
+/** A list asked for with `offset` or `limit`: the page or its 304 (true when answered); anything else is left to the static rules. */
 async function answerPage(publicDir: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean> {
   const read = (rel: string) => fs.promises.readFile(path.join(publicDir, rel), 'utf8').catch(() => undefined);
-  const body = await pageFor(new URL(req.url ?? '/', 'http://localhost'), read);
-  if (body !== undefined) sendText(res, 200, body);
-  return body !== undefined;
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const answer = await pageAnswer({ url, method: req.method ?? 'GET', ifNoneMatch: req.headers['if-none-match'] }, read);
+  if (!answer) return false;
+  if (answer.body !== null) answer.headers['Content-Length'] = String(Buffer.byteLength(answer.body));
+  res.writeHead(answer.status, answer.headers);
+  res.end(answer.body ?? undefined);
+  return true;
 }
 
-export function createServer(publicDir: string): http.Server {
-  const config = handlerConfig();
-  const methods = {
-    sendError: (
-      _abs: string,
-      res: http.ServerResponse,
-      _json: boolean,
-      _cur: string,
-      _h: unknown,
-      _c: unknown,
-      spec: { statusCode: number },
-    ) => {
-      if (spec.statusCode === 404 || spec.statusCode === 400) return sendJson(res, 404, NOT_FOUND_BODY);
-      return sendJson(res, spec.statusCode, { detail: 'Server error.' });
-    },
+/**
+ * The headers RFC 9110 §15.4.5 has a 304 carry from the 200 it stands for (the CORS header, set on
+ * every answer, stays too).
+ */
+const KEPT_BY_304 = new Set(['etag', 'cache-control', 'expires', 'vary', 'content-location', 'date']);
+
+/**
+ * The file-system methods serve-handler is given for one request, and a hook on its answer.
+ * serve-handler opens a file before it decides how to answer and closes it only by piping it to
+ * the end: an answer that ends another way (a 304, a client gone mid-answer) kept its descriptor
+ * open. Here every file it opens is closed when the answer ends, however it ends; `If-None-Match`
+ * is decided here, where the answer's own headers are known (serve-handler compares the header
+ * whole and answers 304 without them); HEAD ends at the headers instead of reading the file.
+ */
+function answerFileOnce(req: http.IncomingMessage, res: http.ServerResponse) {
+  const streams = new Set<fs.ReadStream>();
+  const closeAll = () => streams.forEach((stream) => stream.destroy());
+  let ended = false;
+  res.once('close', () => {
+    ended = true;
+    closeAll();
+  });
+  const createReadStream = (file: string, options?: { start?: number; end?: number }) => {
+    const stream = fs.createReadStream(file, options);
+    // An unreadable file (EMFILE, EACCES) ends its answer instead of throwing from the stream.
+    stream.on('error', () => res.destroy());
+    if (ended) stream.destroy();
+    else streams.add(stream);
+    return stream;
   };
-  return http.createServer((req, res) => {
+  const lstat = (file: string) =>
+    fs.promises.lstat(file).catch((err: NodeJS.ErrnoException) => {
+      // A name the file system cannot hold names nothing: serve-handler answers other errors with its HTML 500.
+      if (err.code === 'ENAMETOOLONG' || err.code === 'ELOOP') err.code = 'ENOENT';
+      throw err;
+    });
+
+  const ifNoneMatch = req.headers['if-none-match'];
+  delete req.headers['if-none-match'];
+  const writeHead = res.writeHead.bind(res) as (status: number, headers?: http.OutgoingHttpHeaders) => http.ServerResponse;
+  const answerHeaders = (status: number, headers: http.OutgoingHttpHeaders = {}) => {
+    const found = status >= 200 && status < 300;
+    const notModified = found && noneMatchHits(ifNoneMatch, String(headers.ETag ?? ''));
+    if (!notModified && !(found && req.method === 'HEAD')) return writeHead(status, headers);
+    writeHead(notModified ? 304 : status, notModified ? keptBy304(headers) : headers);
+    // serve-handler pipes the file next: closed now, it gives nothing, and the answer is already whole.
+    closeAll();
+    return res.end();
+  };
+  res.writeHead = answerHeaders as typeof res.writeHead;
+  return { createReadStream, lstat, sendError };
+}
+
+const keptBy304 = (headers: http.OutgoingHttpHeaders) =>
+  Object.fromEntries(Object.entries(headers).filter(([name]) => KEPT_BY_304.has(name.toLowerCase())));
+
+/** serve-handler's error page, as the API's: the JSON 404 for a missing or refused path. */
+function sendError(
+  _abs: string,
+  res: http.ServerResponse,
+  _json: boolean,
+  _cur: string,
+  _h: unknown,
+  _c: unknown,
+  spec: { statusCode: number },
+) {
+  if (spec.statusCode === 404 || spec.statusCode === 400) return sendJson(res, 404, NOT_FOUND_BODY);
+  return sendJson(res, spec.statusCode, { detail: 'Server error.' });
+}
+
+/** The local server's answer to a request, over the output folder `publicDir` (a link a build swaps). */
+export function requestHandler(publicDir: string): http.RequestListener {
+  const config = handlerConfig();
+  return (req, res) => {
     res.setHeader('Access-Control-Allow-Origin', '*');
     if (req.method === 'OPTIONS') {
       res.writeHead(204, {
@@ -78,14 +136,18 @@ export function createServer(publicDir: string): http.Server {
     fs.promises.realpath(publicDir).then(
       (tree) =>
         answerPage(tree, req, res)
-          .then((answered) => (answered ? undefined : handler(req, res, { ...config, public: tree }, methods as never)))
+          .then((answered) => (answered ? undefined : handler(req, res, { ...config, public: tree }, answerFileOnce(req, res) as never)))
           .catch(() => {
             if (!res.headersSent) sendJson(res, 500, { detail: 'Server error.' });
             else res.destroy();
           }),
       () => sendJson(res, 404, NOT_FOUND_BODY), // nothing built yet
     );
-  });
+  };
+}
+
+export function createServer(publicDir: string): http.Server {
+  return http.createServer(requestHandler(publicDir));
 }
 
 /**
@@ -107,12 +169,19 @@ export function safePath(url: string): boolean {
   return !pathname.split('/').some((seg) => seg === '..' || seg === '.');
 }
 
-/** Starts the server on `port` (0 picks a free one) on `host`; resolves with its address. */
+/**
+ * Starts the server on `port` (0 picks a free one) on `host`; resolves with its address as a url
+ * (a wildcard host as localhost, an IPv6 host in brackets).
+ */
 export async function listen(server: http.Server, port: number, host = '127.0.0.1'): Promise<string> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => resolve());
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   const { port: actual } = server.address() as AddressInfo;
-  return `http://${host === '0.0.0.0' ? 'localhost' : host}:${actual}`;
+  const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${shown}:${actual}`;
 }
