@@ -55,10 +55,11 @@ const KEPT_BY_304 = new Set(['etag', 'cache-control', 'expires', 'vary', 'conten
  * is decided here, where the answer's own headers are known (serve-handler compares the header
  * whole and answers 304 without them); HEAD ends at the headers instead of reading the file.
  */
-function answerFileOnce(req: http.IncomingMessage, res: http.ServerResponse) {
+function handlerMethodsFor(req: http.IncomingMessage, res: http.ServerResponse) {
   const streams = new Set<fs.ReadStream>();
   const closeAll = () => streams.forEach((stream) => stream.destroy());
-  let ended = false;
+  // A client may have gone while the tree and the page were looked up.
+  let ended = res.destroyed;
   res.once('close', () => {
     ended = true;
     closeAll();
@@ -136,7 +137,7 @@ export function requestHandler(publicDir: string): http.RequestListener {
     fs.promises.realpath(publicDir).then(
       (tree) =>
         answerPage(tree, req, res)
-          .then((answered) => (answered ? undefined : handler(req, res, { ...config, public: tree }, answerFileOnce(req, res) as never)))
+          .then((answered) => (answered ? undefined : handler(req, res, { ...config, public: tree }, handlerMethodsFor(req, res) as never)))
           .catch(() => {
             if (!res.headersSent) sendJson(res, 500, { detail: 'Server error.' });
             else res.destroy();
