@@ -48,14 +48,20 @@ async function answerPage(publicDir: string, req: http.IncomingMessage, res: htt
 const KEPT_BY_304 = new Set(['etag', 'cache-control', 'expires', 'vary', 'content-location', 'date']);
 
 /**
- * The file-system methods serve-handler is given for one request, and a hook on its answer.
- * serve-handler opens a file before it decides how to answer and closes it only by piping it to
- * the end: an answer that ends another way (a 304, a client gone mid-answer) kept its descriptor
- * open. Here every file it opens is closed when the answer ends, however it ends; `If-None-Match`
- * is decided here, where the answer's own headers are known (serve-handler compares the header
- * whole and answers 304 without them); HEAD ends at the headers instead of reading the file.
+ * What serve-handler is given for one request. It opens a file before it decides how to answer
+ * and closes it only by piping it to the end, so an answer that ends another way (a 304, a client
+ * gone mid-answer) kept its descriptor open; and it compares `If-None-Match` whole, answering 304
+ * without the answer's headers. Here its files are closed with the answer, and its answers' heads
+ * decide `If-None-Match` and HEAD.
  */
 function handlerMethodsFor(req: http.IncomingMessage, res: http.ServerResponse) {
+  const files = filesClosedWith(res);
+  decideHeads(req, res, files.closeAll);
+  return { createReadStream: files.createReadStream, lstat, sendError };
+}
+
+/** A `createReadStream` whose files are closed when `res` ends, however it ends, and `closeAll` to close them sooner. */
+function filesClosedWith(res: http.ServerResponse) {
   const streams = new Set<fs.ReadStream>();
   const closeAll = () => streams.forEach((stream) => stream.destroy());
   // A client may have gone while the tree and the page were looked up.
@@ -72,28 +78,36 @@ function handlerMethodsFor(req: http.IncomingMessage, res: http.ServerResponse) 
     else streams.add(stream);
     return stream;
   };
-  const lstat = (file: string) =>
-    fs.promises.lstat(file).catch((err: NodeJS.ErrnoException) => {
-      // A name the file system cannot hold names nothing: serve-handler answers other errors with its HTML 500.
-      if (err.code === 'ENAMETOOLONG' || err.code === 'ELOOP') err.code = 'ENOENT';
-      throw err;
-    });
+  return { createReadStream, closeAll };
+}
 
+/**
+ * Takes `If-None-Match` from the request and decides it where serve-handler writes a found file's
+ * head, on that head's `ETag`: a 304 with the headers the 200 would carry (RFC 9110). A HEAD answer
+ * ends at its head. Either way the file is closed unread (`closeAll`) and the answer ended, so what
+ * serve-handler pipes next gives nothing.
+ */
+function decideHeads(req: http.IncomingMessage, res: http.ServerResponse, closeAll: () => void): void {
   const ifNoneMatch = req.headers['if-none-match'];
   delete req.headers['if-none-match'];
   const writeHead = res.writeHead.bind(res) as (status: number, headers?: http.OutgoingHttpHeaders) => http.ServerResponse;
-  const answerHeaders = (status: number, headers: http.OutgoingHttpHeaders = {}) => {
+  const head = (status: number, headers: http.OutgoingHttpHeaders = {}) => {
     const found = status >= 200 && status < 300;
     const notModified = found && noneMatchHits(ifNoneMatch, String(headers.ETag ?? ''));
     if (!notModified && !(found && req.method === 'HEAD')) return writeHead(status, headers);
     writeHead(notModified ? 304 : status, notModified ? keptBy304(headers) : headers);
-    // serve-handler pipes the file next: closed now, it gives nothing, and the answer is already whole.
     closeAll();
     return res.end();
   };
-  res.writeHead = answerHeaders as typeof res.writeHead;
-  return { createReadStream, lstat, sendError };
+  res.writeHead = head as typeof res.writeHead;
 }
+
+/** serve-handler's `lstat`, with a name the file system cannot hold (a segment over 255 bytes) missing, not its HTML 500. */
+const lstat = (file: string) =>
+  fs.promises.lstat(file).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENAMETOOLONG' || err.code === 'ELOOP') err.code = 'ENOENT';
+    throw err;
+  });
 
 const keptBy304 = (headers: http.OutgoingHttpHeaders) =>
   Object.fromEntries(Object.entries(headers).filter(([name]) => KEPT_BY_304.has(name.toLowerCase())));
