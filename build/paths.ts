@@ -10,6 +10,11 @@ export const projectRoot =
 export const schemasDir = path.join(projectRoot, 'schemas');
 export const defaultDataDir = path.join(projectRoot, 'data');
 export const defaultOutDir = path.join(projectRoot, 'dist');
+/**
+ * Where `npm start` builds for an address other than the default one: a folder per address, so
+ * that a server on another port never rebuilds the links another server is serving.
+ */
+export const serverOutputsDir = path.join(projectRoot, '.dist-serve');
 /** The source format's JSON Schemas for editors, generated and committed (`npm run types`). */
 export const sourceSchemasDir = path.join(schemasDir, 'source');
 /** The same schemas offering the names of the records that exist: kept by builds of `data/`, git-ignored. */

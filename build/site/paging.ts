@@ -128,18 +128,75 @@ export async function pageFor(url: URL, read: (rel: string) => Promise<string | 
   return pageJson(indexText, listText, kind, url.searchParams);
 }
 
-const PAGE_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Access-Control-Allow-Origin': '*' };
+/**
+ * A page's `Cache-Control` where the host gives its list none: the local server's for a list
+ * (its rule for JSON files in hosts/serve.json; a test holds the two equal). A page is as fresh as its list.
+ */
+export const PAGE_CACHE_CONTROL = 'public, max-age=300';
+
+/** What a request for a page is answered: a 200 with the page, or a 304 (both with the page's ETag), with no body for HEAD. */
+export interface PageAnswer {
+  status: 200 | 304;
+  headers: Record<string, string>;
+  body: string | null;
+}
+
+/**
+ * RFC 9110 §13.1.2: true when an `If-None-Match` value names `etag` by weak comparison (`W/"x"`
+ * matches `"x"`), in a comma-separated list, or is `*`. A tag may itself hold a comma, so the
+ * value is read tag by tag, not split.
+ */
+export function noneMatchHits(ifNoneMatch: string | null | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  const opaque = (tag: string) => tag.replace(/^W\//, '');
+  return (ifNoneMatch.match(/(?:W\/)?"[^"]*"/g) ?? []).some((tag) => opaque(tag) === opaque(etag));
+}
+
+/** A strong ETag of the bytes of `text`: the same page, the same tag, on every host and after every rebuild. */
+async function etagOf(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-1', new TextEncoder().encode(text));
+  return `"${[...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('')}"`;
+}
+
+/**
+ * The answer to a request for `url` with `method` and `If-None-Match` when it asks for a page of
+ * a kind's list; undefined otherwise (see `pageFor`). `listCacheControl` gives, once the files
+ * are read, the `Cache-Control` the host sent with the list, where it sent one.
+ */
+export async function pageAnswer(
+  request: { url: URL; method: string; ifNoneMatch?: string | null },
+  read: (rel: string) => Promise<string | undefined>,
+  listCacheControl: () => string | null | undefined = () => undefined,
+): Promise<PageAnswer | undefined> {
+  const body = await pageFor(request.url, read);
+  if (body === undefined) return undefined;
+  const etag = await etagOf(body);
+  const headers = { 'Access-Control-Allow-Origin': '*', 'Cache-Control': listCacheControl() ?? PAGE_CACHE_CONTROL, ETag: etag };
+  if (noneMatchHits(request.ifNoneMatch, etag)) return { status: 304, headers, body: null };
+  return {
+    status: 200,
+    headers: { ...headers, 'Content-Type': 'application/json; charset=utf-8' },
+    body: request.method === 'HEAD' ? null : body,
+  };
+}
 
 /**
  * What a host's function answers, as a web Response (workerd, Netlify and Node share the type):
  * the page, when the request asks for one, read through `fetchFile` (the site's own files by
- * path), without a body for HEAD; undefined for anything else, left to the host.
+ * path), with the list's `Cache-Control` when the host sends one; undefined for anything else,
+ * left to the host.
  */
 export async function pageResponse(request: Request, fetchFile: (rel: string) => Promise<Response>): Promise<Response | undefined> {
+  let listCacheControl: string | null = null;
   const read = async (rel: string) => {
     const res = await fetchFile(rel);
+    if (rel !== pageSources.index) listCacheControl = res.headers.get('Cache-Control');
     return res.ok ? res.text() : undefined;
   };
-  const body = await pageFor(new URL(request.url), read);
-  return body === undefined ? undefined : new Response(request.method === 'HEAD' ? null : body, { headers: PAGE_HEADERS });
+  const url = new URL(request.url);
+  const ifNoneMatch = request.headers.get('If-None-Match');
+  const answer = await pageAnswer({ url, method: request.method, ifNoneMatch }, read, () => listCacheControl);
+  if (!answer) return undefined;
+  return new Response(answer.body, { status: answer.status, headers: answer.headers });
 }

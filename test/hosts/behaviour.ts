@@ -50,6 +50,7 @@ interface Answer {
   /** The path the answer finally came from, after redirects. */
   finalPath: string;
   redirected: boolean;
+  headers: Headers;
 }
 
 /**
@@ -81,8 +82,9 @@ export function hostBehaviour(baseUrl: () => string, gaps: Gaps = {}, paging: Pa
   for (const [what, why] of Object.entries(gaps)) console.warn(`[hosts] not asserted here (${what}): ${why}`);
   const file = (rel: string) => JSON.parse(fs.readFileSync(path.join(site().dist, rel), 'utf8'));
 
-  async function get(pathAndQuery: string, method = 'GET'): Promise<Answer> {
-    const res = await fetch(new URL(pathAndQuery, baseUrl()), { method, redirect: 'follow', signal: AbortSignal.timeout(15_000) });
+  async function get(pathAndQuery: string, method = 'GET', headers: Record<string, string> = {}): Promise<Answer> {
+    const url = new URL(pathAndQuery, baseUrl());
+    const res = await fetch(url, { method, headers, redirect: 'follow', signal: AbortSignal.timeout(15_000) });
     const final = new URL(res.url);
     expect(final.origin, `${pathAndQuery} was redirected off the host`).toBe(new URL(baseUrl()).origin);
     return {
@@ -92,6 +94,7 @@ export function hostBehaviour(baseUrl: () => string, gaps: Gaps = {}, paging: Pa
       body: await res.text(),
       finalPath: final.pathname,
       redirected: res.redirected,
+      headers: res.headers,
     };
   }
 
@@ -253,7 +256,7 @@ function fullList(file: (rel: string) => any, kind: string): { listUrl: string; 
 
 /** The paging tests: a host that pages is held to PokeAPI's answers, a host of files to the full list. */
 function pagingBehaviour(
-  get: (pathAndQuery: string, method?: string) => Promise<Answer>,
+  get: (pathAndQuery: string, method?: string, headers?: Record<string, string>) => Promise<Answer>,
   file: (rel: string) => any,
   paging: Paging,
 ): void {
@@ -322,5 +325,35 @@ function pagingBehaviour(
     expect([head.status, head.body]).toEqual([200, '']);
     expect(head.type).toMatch(JSON_TYPE);
     expect((await get('/api/v2/no-such-kind/?offset=0&limit=1')).status).toBe(404);
+  });
+
+  it.skipIf(paging !== 'pages')("tags a page with an ETag and the list's Cache-Control, and answers If-None-Match with 304", async () => {
+    const list = await get('/api/v2/type/');
+    const pages = ['/api/v2/type/?offset=0&limit=2', '/api/v2/type?offset=2&limit=2'];
+    const tags: string[] = [];
+    for (const p of pages) {
+      const page = await get(p);
+      const etag = page.headers.get('etag');
+      expect(etag, p).toMatch(/^(W\/)?"[^"]+"$/);
+      tags.push(etag!);
+      const cacheControl = page.headers.get('cache-control');
+      expect(cacheControl, p).toBeTruthy();
+      if (list.headers.get('cache-control')) expect(cacheControl, p).toBe(list.headers.get('cache-control'));
+      for (const [method, ifNoneMatch] of [
+        ['GET', etag!],
+        ['GET', `W/${etag!.replace(/^W\//, '')}`],
+        ['GET', `"other", ${etag}`],
+        ['HEAD', '*'],
+      ] as const) {
+        const answer = await get(p, method, { 'If-None-Match': ifNoneMatch });
+        const where = `${method} ${p} If-None-Match: ${ifNoneMatch}`;
+        expect([answer.status, answer.body], where).toEqual([304, '']);
+        expect(answer.headers.get('etag'), where).toBe(etag);
+        expect(answer.headers.get('cache-control'), where).toBe(cacheControl);
+      }
+      const other = await get(p, 'GET', { 'If-None-Match': '"other"' });
+      expect([other.status, other.body], p).toEqual([200, page.body]);
+    }
+    expect(new Set(tags).size).toBe(pages.length);
   });
 }
