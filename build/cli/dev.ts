@@ -12,6 +12,7 @@ import { build } from '../pipeline/build.ts';
 import { listSources } from '../pipeline/discover.ts';
 import { UsageError } from '../config.ts';
 import { OutputFailed } from '../output/failure.ts';
+import { Busy } from '../output/trees.ts';
 import { defaultDataDir, projectRoot } from '../paths.ts';
 import { BuildFailed, formatProblems } from '../report/problems.ts';
 import { createServer } from '../site/serve.ts';
@@ -249,7 +250,7 @@ async function buildApi(
 /** The problems in the data, a usage error's or a refused write's message, or the stack of anything unexpected. */
 function failureText(err: unknown): string {
   if (err instanceof BuildFailed) return formatProblems(err.problems);
-  if (err instanceof UsageError || err instanceof OutputFailed || err instanceof Stopped) return err.message;
+  if (err instanceof UsageError || err instanceof OutputFailed || err instanceof Busy || err instanceof Stopped) return err.message;
   return `internal error: ${(err as Error).stack ?? err}`;
 }
 
