@@ -202,6 +202,20 @@ describe('types', () => {
     }
   });
 
+  it('names in a past generation only the types that existed then, and gives a type no entry before its own', () => {
+    const since = new Map(records('type').map((t) => [t.name, named('generation').get(t.generation.name)!.id]));
+    const idOfGen = (name: string) => named('generation').get(name)!.id;
+    for (const type of records('type')) {
+      for (const past of type.past_damage_relations) {
+        const then = idOfGen(past.generation.name);
+        expect(then, `${type.name} in ${past.generation.name}`).toBeGreaterThanOrEqual(since.get(type.name)!);
+        for (const refs of Object.values(past.damage_relations) as Rec[][])
+          for (const ref of refs)
+            expect(since.get(ref.name)!, `${type.name} in ${past.generation.name} names ${ref.name}`).toBeLessThanOrEqual(then);
+      }
+    }
+  });
+
   it('gives each type a damage class, game indices per generation from its own on, and a name icon per version group', () => {
     const generations = records('generation');
     const groups = records('version-group');
