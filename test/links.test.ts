@@ -210,8 +210,8 @@ describe('derived relations', () => {
     const base = record('location-area', 1);
     const details = base.creature_encounters[0].version_details;
     expect(details.map((d: any) => [d.version.name, d.encounter_details.chance, d.max_chance])).toEqual([
-      ['dawn', 30, 30],
-      ['dawn', 10, 30],
+      ['dawn', 30, 40],
+      ['dawn', 10, 40],
       ['dusk', 25, 25],
     ]);
     expect(base.creature_encounters[1].version_details[0].encounter_details.condition_values.name).toBe('time-night');

@@ -311,13 +311,15 @@ export const derivations: Record<string, Derivation> = {
     reads: {},
     own: (area, { problems }) => {
       (area.data.creature_encounters ?? []).forEach((enc: Data, i: number) => {
-        const best = new Map<string, number>();
+        // PokeAPI's max_chance is the total chance of meeting the creature in that version: the sum
+        // over every way it is met there (each its own version detail here), not the largest.
+        const total = new Map<string, number>();
         for (const vd of enc.version_details ?? []) {
           const chance = vd.encounter_details?.chance ?? 0;
-          best.set(vd.version?.url, Math.max(best.get(vd.version?.url) ?? 0, chance));
+          total.set(vd.version?.url, (total.get(vd.version?.url) ?? 0) + chance);
         }
         (enc.version_details ?? []).forEach((vd: Data, j: number) => {
-          vd.max_chance = best.get(vd.version?.url) ?? 0;
+          vd.max_chance = total.get(vd.version?.url) ?? 0;
           const d = vd.encounter_details;
           if (d && d.min_level > d.max_level) {
             const pointer = pointerOf(['creature_encounters', i, 'version_details', j, 'encounter_details', 'min_level']);
