@@ -320,7 +320,10 @@ export interface CreatureEncounter {
 }
 export interface VersionDetail {
   version: NamedRef;
-  max_chance: Int32;
+  /**
+   * The chance of meeting the creature in this version in all: the sum of the chances of its version details of this version, as PokeAPI gives it.
+   */
+  max_chance: number;
   encounter_details: EncounterDetails;
 }
 export interface EncounterDetails {

@@ -139,15 +139,25 @@ describe('derived relations', () => {
     }
   });
 
-  it('derive past relations on both sides of a change', () => {
+  it('derive past relations on both sides of a change, among the types that existed then', () => {
     const ghost = record('type', 'ghost');
-    const steel = record('type', 'steel');
+    const fire = record('type', 'fire');
     expect(ghost.past_damage_relations).toHaveLength(1);
-    expect(names(ghost.past_damage_relations[0].damage_relations.half_damage_to)).toEqual(['steel']);
+    expect(ghost.past_damage_relations[0].generation.name).toBe('generation-i');
+    expect(names(ghost.past_damage_relations[0].damage_relations.half_damage_to)).toEqual(['fire']);
     expect(names(ghost.damage_relations.half_damage_to)).toEqual([]);
-    expect(names(steel.past_damage_relations[0].damage_relations.half_damage_from)).toContain('ghost');
-    expect(steel.past_damage_relations[0].generation.name).toBe('generation-i');
+    expect(names(fire.past_damage_relations[0].damage_relations.half_damage_from)).toContain('ghost');
     expect(record('type', 'water').past_damage_relations).toEqual([]);
+    // Steel comes in generation ii: it has no generation-i entry, and no generation-i entry names it
+    // (steel → fire is half damage today).
+    expect(names(fire.damage_relations.half_damage_from)).toContain('steel');
+    expect(record('type', 'steel').past_damage_relations).toEqual([]);
+    for (const type of all('type')) {
+      for (const past of type.past_damage_relations) {
+        const listed = Object.values(past.damage_relations).flatMap((refs: any) => names(refs));
+        expect(listed, `${type.name} in ${past.generation.name}`).not.toContain('steel');
+      }
+    }
   });
 
   it('derive type.creature and type.moves from the creatures and the moves', () => {
@@ -200,8 +210,8 @@ describe('derived relations', () => {
     const base = record('location-area', 1);
     const details = base.creature_encounters[0].version_details;
     expect(details.map((d: any) => [d.version.name, d.encounter_details.chance, d.max_chance])).toEqual([
-      ['dawn', 30, 30],
-      ['dawn', 10, 30],
+      ['dawn', 30, 40],
+      ['dawn', 10, 40],
       ['dusk', 25, 25],
     ]);
     expect(base.creature_encounters[1].version_details[0].encounter_details.condition_values.name).toBe('time-night');

@@ -202,6 +202,20 @@ describe('types', () => {
     }
   });
 
+  it('names in a past generation only the types that existed then, and gives a type no entry before its own', () => {
+    const since = new Map(records('type').map((t) => [t.name, named('generation').get(t.generation.name)!.id]));
+    const idOfGen = (name: string) => named('generation').get(name)!.id;
+    for (const type of records('type')) {
+      for (const past of type.past_damage_relations) {
+        const then = idOfGen(past.generation.name);
+        expect(then, `${type.name} in ${past.generation.name}`).toBeGreaterThanOrEqual(since.get(type.name)!);
+        for (const refs of Object.values(past.damage_relations) as Rec[][])
+          for (const ref of refs)
+            expect(since.get(ref.name)!, `${type.name} in ${past.generation.name} names ${ref.name}`).toBeLessThanOrEqual(then);
+      }
+    }
+  });
+
   it('gives each type a damage class, game indices per generation from its own on, and a name icon per version group', () => {
     const generations = records('generation');
     const groups = records('version-group');
@@ -540,9 +554,9 @@ describe('locations and encounters', () => {
       }
       expect(area.creature_encounters.length, area.name).toBeGreaterThan(0);
       for (const enc of area.creature_encounters) {
-        const best = new Map<string, number>();
-        for (const vd of enc.version_details)
-          best.set(vd.version.name, Math.max(best.get(vd.version.name) ?? 0, vd.encounter_details.chance));
+        // PokeAPI's max_chance: the chances of every way the creature is met in that version, summed.
+        const total = new Map<string, number>();
+        for (const vd of enc.version_details) total.set(vd.version.name, (total.get(vd.version.name) ?? 0) + vd.encounter_details.chance);
         for (const vd of enc.version_details) {
           const d = vd.encounter_details;
           const where = `${area.name} ${enc.creature.name} ${vd.version.name}`;
@@ -552,7 +566,7 @@ describe('locations and encounters', () => {
           expect(d.max_level, where).toBeLessThanOrEqual(100);
           expect(d.chance, where).toBeGreaterThanOrEqual(1);
           expect(d.chance, where).toBeLessThanOrEqual(100);
-          expect(vd.max_chance, where).toBe(best.get(vd.version.name));
+          expect(vd.max_chance, where).toBe(total.get(vd.version.name));
           expect(rated.has(`${d.method.name}@${vd.version.name}`), `${where}: ${d.method.name} has no rate in this version`).toBe(true);
           if (d.condition_values) conditioned++;
         }
