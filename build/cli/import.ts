@@ -118,7 +118,8 @@ export async function main(argv: string[]): Promise<number> {
     const result = importWorld({ from, out, report, progress });
     progress.stop();
     fs.writeFileSync(report, reportBody(result, from, out));
-    console.log(summary(result, path.relative(process.cwd(), report) || report));
+    const shown = path.relative(process.cwd(), report);
+    console.log(summary(result, shown.startsWith('..') ? report : shown));
     return 0;
   } catch (err) {
     progress.stop();

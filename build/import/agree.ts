@@ -179,7 +179,7 @@ function changes(
   via: string,
   amount: string,
 ): Disagreement[] {
-  const bucket = (n: number) => (n > 0 ? 'increase' : n < 0 ? 'decrease' : 'none');
+  const bucket = (n: number) => (n > 0 ? 'increase' : 'decrease');
   const target: Side = {
     label: `${kind}.${field}`,
     claims: claims(world, kind, (record) =>
@@ -197,7 +197,7 @@ function changes(
     label: `${from}.${list}`,
     claims: claims(world, from, (record) =>
       (record[list] ?? [])
-        .filter((c: Poke) => has(world, kind, c[via]))
+        .filter((c: Poke) => c[amount] !== 0 && has(world, kind, c[via])) // no change is listed on neither side
         .map((c: Poke): [string, string] => [
           `${idOf(c[via])}<${record.id}=${c[amount]}/${bucket(c[amount])}`,
           `${list} changes ${c[via].name} by ${c[amount]}`,
