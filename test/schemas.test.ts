@@ -145,6 +145,43 @@ describe('source format', () => {
     expect(schemas.kinds.get('item')!.refSites).toContainEqual({ path: ['affected_stats', '*'], kind: 'stat' });
   });
 
+  it("takes PokeAPI's names with two hyphens, and refuses names a path could misread", () => {
+    const validate = new Ajv2020({ strict: false }).compile(schemas.kinds.get('item')!.source);
+    const named = (name: string) => validate({ id: 1, name, names: [] });
+    for (const name of ['fire', 'route-12', 'aloraichium-z--bag', 'acid-downpour--physical', 'alola-route-1--hauoli-outskirts', 'x1'])
+      expect(named(name), name).toBe(true);
+    const refused = [
+      '123',
+      'a---b',
+      '-a',
+      'a-',
+      'a--',
+      '--a',
+      'A',
+      'a/b',
+      'a\\b',
+      'a..b',
+      'a.b',
+      'a%2fb',
+      'a b',
+      'a\tb',
+      'a\u0000b',
+      'p\u043etion',
+    ];
+    for (const name of refused) expect(named(name), JSON.stringify(name)).toBe(false);
+  });
+
+  it('publishes a record named with two hyphens at its name path, and resolves references to it', async () => {
+    const world = await fixtureWorld();
+    fs.writeFileSync(path.join(world.data, 'item/aloraichium-z--bag.yaml'), 'id: 90\nname: aloraichium-z--bag\nnames: []\n');
+    const form = path.join(world.data, 'creature-form/emberpup-blaze.yaml');
+    fs.writeFileSync(form, fs.readFileSync(form, 'utf8').replace('name: emberite', 'name: aloraichium-z--bag'));
+    await buildWorld({ dataDir: world.data, outDir: world.out });
+    const read = (rel: string) => JSON.parse(fs.readFileSync(path.join(world.out, rel), 'utf8'));
+    expect(read('api/v2/item/aloraichium-z--bag/index.json')).toEqual(read('api/v2/item/90/index.json'));
+    expect(read('api/v2/creature-form/emberpup-blaze/index.json').trigger_conditions[0]).toMatchObject({ name: 'aloraichium-z--bag' });
+  });
+
   it('writes references as a name or an id, and requires id and a slug name', () => {
     const source = schemas.kinds.get('version')!.source;
     expect(source.required).toEqual(expect.arrayContaining(['id', 'name', 'version_group']));

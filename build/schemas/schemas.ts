@@ -20,7 +20,12 @@ import { schemasDir } from '../paths.ts';
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type Schema = { [key: string]: any };
 
-export const SLUG = '^(?![0-9]+$)[a-z0-9]+(?:-[a-z0-9]+)*$';
+/**
+ * A record's name, which is also a path: lowercase letters and digits in parts joined by one hyphen
+ * or two (PokeAPI's `acid-downpour--physical`, `verdant-cavern--trial-site-area`), not only digits
+ * (a path of digits is an id's). Nothing else a path could misread: no `/`, `\`, `.`, `%`, spaces.
+ */
+export const SLUG = '^(?![0-9]+$)[a-z0-9]+(?:--?[a-z0-9]+)*$';
 export const INT32_MAX = 2147483647;
 
 /** A place in a record that holds references: a path where '*' stands for every item or key. */
@@ -154,7 +159,8 @@ function sourceSchema(response: Schema): Schema {
     ...root.properties.name,
     pattern: SLUG,
     minLength: 1,
-    description: 'The record name, unique within its kind and the same as its file name: a lowercase slug (fire, route-12).',
+    description:
+      'The record name, unique within its kind and the same as its file name: a lowercase slug (fire, route-12, acid-downpour--physical).',
   };
   root.required = [...new Set(['id', 'name', ...(root.required ?? [])])];
   return root;
