@@ -2,6 +2,11 @@
 
 /**
  * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "Names".
+ */
+export type Names = LanguageName[];
+/**
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
  * via the `definition` "int32".
  */
 export type Int32 = number;
@@ -13,11 +18,6 @@ export type AthlonStatNatureChanges = {
   max_change: Int32;
   nature: NamedRef;
 }[];
-/**
- * This interface was referenced by `ApiRecords`'s JSON-Schema
- * via the `definition` "Names".
- */
-export type Names = LanguageName[];
 /**
  * This interface was referenced by `ApiRecords`'s JSON-Schema
  * via the `definition` "CreatureSprite".
@@ -46,6 +46,7 @@ export type TypeRefs = NamedRef[];
  * Every record kind the API publishes, by the kind name used in its paths.
  */
 export interface ApiRecords {
+  ability: Ability;
   'athlon-stat': AthlonStat;
   characteristic: Characteristic;
   'creature-form': CreatureForm;
@@ -68,6 +69,37 @@ export interface ApiRecords {
   version: Version;
 }
 /**
+ * A gift a creature has in battle; some bring a form about (a form's trigger_conditions). Published with its names only.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "Ability".
+ */
+export interface Ability {
+  id: number;
+  name: string;
+  names: Names;
+}
+/**
+ * A localized name.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "LanguageName".
+ */
+export interface LanguageName {
+  name: string;
+  language: NamedRef;
+}
+/**
+ * A reference to another record.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "NamedRef".
+ */
+export interface NamedRef {
+  name: string;
+  url: string;
+}
+/**
  * An attribute of a creature's performance in athletic competitions.
  *
  * This interface was referenced by `ApiRecords`'s JSON-Schema
@@ -81,26 +113,6 @@ export interface AthlonStat {
     increase: AthlonStatNatureChanges;
   };
   names: Names;
-}
-/**
- * A reference to another record.
- *
- * This interface was referenced by `ApiRecords`'s JSON-Schema
- * via the `definition` "NamedRef".
- */
-export interface NamedRef {
-  name: string;
-  url: string;
-}
-/**
- * A localized name.
- *
- * This interface was referenced by `ApiRecords`'s JSON-Schema
- * via the `definition` "LanguageName".
- */
-export interface LanguageName {
-  name: string;
-  language: NamedRef;
 }
 /**
  * A hint at a creature's highest individual stat.
@@ -145,6 +157,9 @@ export interface CreatureForm {
     type: NamedRef;
   }[];
   trigger_conditions: {
+    /**
+     * What brings the form about, in PokeAPI's words: held-item, key-item or consumed-item (an item), move, or ability.
+     */
     trigger: string;
     name: string;
     url: string;

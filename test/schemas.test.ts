@@ -87,8 +87,17 @@ describe('response schemas', () => {
 
   it('keeps the spec shapes: trigger conditions, type creature items, sprites, characteristics', () => {
     const form = record('creature-form', 6);
-    expect(form.trigger_conditions[0]).toEqual({ trigger: 'item', name: 'emberite', url: expect.stringMatching(/\/api\/v2\/item\/4\/$/) });
-    expect(check('creature-form')({ ...form, trigger_conditions: [{ trigger: 'item', name: 'x' }] })).toBe(false);
+    expect(form.trigger_conditions[0]).toEqual({
+      trigger: 'held-item',
+      name: 'emberite',
+      url: expect.stringMatching(/\/api\/v2\/item\/4\/$/),
+    });
+    expect(record('creature-form', 8).trigger_conditions[0]).toEqual({
+      trigger: 'ability',
+      name: 'blaze-heart',
+      url: expect.stringMatching(/\/api\/v2\/ability\/1\/$/),
+    });
+    expect(check('creature-form')({ ...form, trigger_conditions: [{ trigger: 'held-item', name: 'x' }] })).toBe(false);
     const type = record('type', 2);
     expect(check('type')({ ...type, creature: [{}, { slot: 1 }, { creature: {} }] })).toBe(true);
     expect(check('type')({ ...type, sprites: { 'generation-i': { 'dawn-dusk': { name_icon: 'not a uri' } } } })).toBe(false);

@@ -322,19 +322,30 @@ describe('creatures and their forms', () => {
     }
   });
 
-  it('names the item or move that triggers each mega form', () => {
-    const items = named('item');
-    const moves = named('move');
-    for (const form of records('creature-form').filter((f) => f.is_mega)) {
-      expect(form.is_battle_only, form.name).toBe(true);
-      expect(form.trigger_conditions.length, form.name).toBeGreaterThan(0);
+  it("names the item, move or ability that triggers each mega form, in PokeAPI's words", () => {
+    // PokeAPI's trigger words, each naming a record of one kind.
+    const kindOf: Record<string, string> = {
+      'held-item': 'item',
+      'key-item': 'item',
+      'consumed-item': 'item',
+      move: 'move',
+      ability: 'ability',
+    };
+    const words = new Set<string>();
+    for (const form of records('creature-form').filter((f) => f.trigger_conditions.length > 0)) {
+      if (form.is_mega) expect(form.is_battle_only, form.name).toBe(true);
       for (const t of form.trigger_conditions) {
-        expect(['item', 'move'], form.name).toContain(t.trigger);
-        const target = (t.trigger === 'item' ? items : moves).get(t.name);
+        const kind = kindOf[t.trigger];
+        expect(kind, `${form.name}: ${t.trigger}`).toBeDefined();
+        const target = named(kind!).get(t.name);
         expect(target, `${form.name} ${t.trigger} ${t.name}`).toBeDefined();
-        expect(fileOf(t.url), form.name).toBe(apiPaths.record(t.trigger, target!.id));
+        expect(fileOf(t.url), form.name).toBe(apiPaths.record(kind!, target!.id));
+        words.add(t.trigger);
       }
     }
+    for (const form of records('creature-form').filter((f) => f.is_mega))
+      expect(form.trigger_conditions.length, form.name).toBeGreaterThan(0);
+    expect([...words].sort()).toEqual(['ability', 'held-item', 'key-item', 'move']);
   });
 
   // `order` numbers all forms 1..N; the forms of one species sit together in it; within one

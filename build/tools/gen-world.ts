@@ -322,7 +322,7 @@ function addForms(add: Add, r: Random, count: number, creatures: Rec[], groups: 
       version_group: r.pick(groups).name,
       form_names: isDefault ? [] : names(`Form ${i + 1}`),
       names: isDefault ? [] : names(`Creature form ${i + 1}`),
-      trigger_conditions: mega ? [{ trigger: 'item', name: r.pick(items).name }] : [],
+      trigger_conditions: mega ? [{ trigger: 'held-item', name: r.pick(items).name }] : [],
     });
   }
 }
