@@ -107,15 +107,16 @@ function nameOf(ref: unknown, kinds: string | string[], at: string, walk: Walk):
 
 /**
  * A form's trigger condition, `{trigger, name, url}`: kept when the source format knows the word and
- * the kind of record named (`x-ref-by`), the record written by name.
+ * the record named is of the kind that word names (`x-ref-by`), the record written by name.
  */
 function mapTrigger(source: Schema, value: unknown, at: string, walk: Walk): Out {
   const condition = value as Poke;
-  const words: unknown[] | undefined = source.properties?.trigger?.enum;
-  if (!condition?.url || (words && !words.includes(condition.trigger))) {
+  const { kinds } = source['x-ref-by'] as { kinds: string[] | Record<string, string> };
+  const kind = Array.isArray(kinds) ? (kinds.includes(condition?.trigger) ? kinds : undefined) : kinds[condition?.trigger];
+  if (!condition?.url || !kind) {
     walk.losses.add('dropped', 'trigger-condition', walk.kind, `${at}(${condition?.trigger})`, walk.record);
     return DROP;
   }
-  const name = nameOf(condition, source['x-ref-by'].kinds, at, walk);
+  const name = nameOf(condition, kind, at, walk);
   return name === undefined ? DROP : { trigger: condition.trigger, name };
 }
