@@ -24,6 +24,7 @@ export const CATEGORIES: Record<string, string> = {
     'a null reference the specification requires (a type\u2019s or a stat\u2019s move damage class) becomes the first record of its kind by id',
   'characteristic-name': 'a characteristic (PokeAPI gives it no name) is named after its English description, or characteristic-<id>',
   'duplicate-name': 'a record named as another of its kind with a lower id is named <name>-<id>: a name is unique within its kind',
+  'gender-to-evolve': 'a species PokeAPI lists under several genders needed to evolve keeps the first (the source names one)',
   'trigger-condition': 'a form trigger condition the source format cannot hold (no record named, or a word it does not know)',
   'reference-to-missing-record': 'a reference to a record that is not among those imported',
   'reference-to-other-kind': 'a reference to a kind the source format does not expect there (such as an unpublished kind)',
