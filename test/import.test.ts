@@ -72,8 +72,11 @@ function asBuilt(kind: string, record: Poke, world: World): Poke {
   if (kind === 'creature-form') out.trigger_conditions = out.trigger_conditions.filter((t: Poke) => knownTrigger(t));
   // PokeAPI lists a gender's species in its database's order (those that evolve from none first);
   // the build lists every derived list by id.
-  if (kind === 'gender')
-    out.creature_species_details.sort((a: Poke, b: Poke) => idIn(a.creature_species.url) - idIn(b.creature_species.url));
+  if (kind === 'gender') out.creature_species_details.sort((a: Poke, b: Poke) => byUrl(a.creature_species, b.creature_species));
+  // PokeAPI lists a past relation's types in an order of its own (a changed pair last); the build
+  // lists every relation by id.
+  if (kind === 'type')
+    for (const past of out.past_damage_relations) for (const list of Object.values(past.damage_relations) as Poke[][]) list.sort(byUrl);
   // A name is unique within its kind: of a name PokeAPI gives twice (an item), the later record's is `<name>-<id>`.
   if ([...world.get(kind)!.values()].some((other) => other.name === record.name && other.id < record.id))
     out.name = `${record.name}-${record.id}`;
@@ -86,7 +89,8 @@ function refTo(world: World, kind: string) {
   return { name: first.name, url: `${BASE}/api/v2/${kind}/${first.id}/` };
 }
 
-const idIn = (url: string) => Number(url.split('/').at(-2));
+/** Records' references by the id in their urls. */
+const byUrl = (a: Poke, b: Poke) => Number(a.url.split('/').at(-2)) - Number(b.url.split('/').at(-2));
 
 /** Keys and urls with "pokemon" as "creature", "pokeathlon" as "athlon", the base in front. */
 function renamed(value: unknown): unknown {
