@@ -10,7 +10,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Each bundle entry, by its name in the bundle; all sit in one folder, beside the shared chunks. */
-const ENTRIES = { build: 'cli/build.ts', start: 'cli/start.ts', dev: 'cli/dev.ts', diff: 'cli/diff.ts', import: 'cli/import.ts', 'thread-entry': 'thread-entry.ts' };
+const ENTRIES = {
+  build: 'cli/build.ts',
+  start: 'cli/start.ts',
+  dev: 'cli/dev.ts',
+  diff: 'cli/diff.ts',
+  import: 'cli/import.ts',
+  'thread-entry': 'thread-entry.ts',
+};
 const COMMANDS = ['build', 'start', 'dev', 'diff', 'import'];
 /** Bundles of other sources kept, for switching branches back and forth. */
 const KEEP = 4;
