@@ -172,6 +172,10 @@ describe('explorer', () => {
       return !!img && img.complete && img.naturalWidth > 0;
     });
     expect(await page.locator('img.hero').getAttribute('src')).toBe(`${server.url}/sprites/creature-form/1.svg`);
+    // Its sprites' `other` and `versions` hold the same images again: each is shown once.
+    const shown = await page.locator('.gallery img').evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).src));
+    expect(shown.length).toBeGreaterThan(0);
+    expect(new Set(shown).size).toBe(shown.length);
   });
 
   test('an unknown record says so', async () => {

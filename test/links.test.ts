@@ -222,6 +222,26 @@ describe('derived relations', () => {
     expect(record('creature-form', 'tidefin').sprites.front_female).toBeNull();
     const steel = record('type', 'steel');
     expect(Object.keys(steel.sprites)).toEqual(['generation-ii']);
+  });
+
+  it("give a creature PokeAPI's other and versions sprites, drawn from its default form's", () => {
+    const emberpup = record('creature', 'emberpup');
+    const form = record('creature-form', 'emberpup');
+    const { other, versions } = emberpup.sprites;
+    expect(Object.keys(other).sort()).toEqual(['dream_world', 'home', 'official-artwork', 'showdown']);
+    expect(other['official-artwork']).toEqual({ front_default: form.sprites.front_default, front_shiny: form.sprites.front_shiny });
+    expect(other.dream_world).toEqual({ front_default: form.sprites.front_default, front_female: form.sprites.front_female });
+    expect(other.home.front_shiny_female).toBe(form.sprites.front_shiny_female);
+    expect(other.showdown.back_shiny_female).toBeNull(); // PokeAPI has none, for any creature
+    expect(other.showdown.front_female).toBe(form.sprites.front_female);
+    // The version group the form came in, under its generation, holds the form's eight sprites.
+    const group = record('version-group', form.version_group.name);
+    expect(versions).toEqual({ [group.generation.name]: { [group.name]: form.sprites } });
+    // Each url answers a file the build drew.
+    for (const url of Object.values(other['official-artwork']) as string[])
+      expect(fs.existsSync(path.join(out, url.slice(BASE.length + 1)))).toBe(true);
+    // A species whose look does not change by gender: null there, as PokeAPI has it.
+    expect(record('creature', 'tidefin').sprites.other.home.front_female).toBeNull();
     expect(Object.keys(record('type', 'fire').sprites)).toEqual(['generation-i', 'generation-ii']);
   });
 });

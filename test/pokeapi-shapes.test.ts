@@ -60,6 +60,17 @@ const EXCEPTIONS: Record<string, (schema: AnySchemaObject) => void> = {
     const icon = Object.values(groups.properties as Record<string, AnySchemaObject>)[0]!;
     schema.properties.sprites = { type: 'object', additionalProperties: { type: 'object', additionalProperties: icon } };
   },
+  // A creature's sprite versions are this world's generations and version groups (the one its
+  // default form came in), where PokeAPI's sample lists its own by name. Each keeps the shape of a
+  // version group of PokeAPI's with all eight variants (generation-iv's platinum).
+  creature: (schema) => {
+    const versions = schema.properties.sprites.properties.versions;
+    const group = versions.properties['generation-iv'].properties.platinum;
+    schema.properties.sprites.properties.versions = {
+      type: 'object',
+      additionalProperties: { type: 'object', additionalProperties: group },
+    };
+  },
   // PokeAPI's sample has a number for every form's order and form_order, but its own description
   // of a form (and the specification, 2.3) lets either be null: a null is held to that.
   'creature-form': (schema) => {

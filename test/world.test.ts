@@ -280,7 +280,13 @@ describe('creatures and their forms', () => {
       const creature = creatures.get(defaults[0].creature.name)!;
       expect(creature.id, species.name).toBe(species.id);
       const form = forms.get(creature.forms.find((f: Rec) => forms.get(f.name)!.is_default).name)!;
-      expect(creature.sprites, creature.name).toEqual(form.sprites);
+      const { other, versions, ...flat } = creature.sprites;
+      expect(flat, creature.name).toEqual(form.sprites);
+      expect(other['official-artwork'].front_default, creature.name).toBe(form.sprites.front_default);
+      expect(
+        Object.values(versions).flatMap((groups) => Object.values(groups as Rec)),
+        creature.name,
+      ).toEqual([form.sprites]);
     }
   });
 
