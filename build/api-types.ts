@@ -222,7 +222,7 @@ export interface Creature {
     stat: NamedRef;
   }[];
   /**
-   * The images of the creature's default form, null where it has no such variant (or no default form).
+   * The images of the creature's default form, null where it has no such variant (or no default form); `other` and `versions` as PokeAPI shapes them, holding the same drawings.
    */
   sprites: {
     back_default: CreatureSprite;
@@ -233,8 +233,52 @@ export interface Creature {
     front_female: CreatureSprite;
     front_shiny: CreatureSprite;
     front_shiny_female: CreatureSprite;
+    /**
+     * PokeAPI's other sets of images, each with the keys PokeAPI gives it: the build draws one image per variant, so each set holds the default form's sprites.
+     */
+    other: {
+      dream_world: {
+        front_default: CreatureSprite;
+        front_female: CreatureSprite;
+      };
+      home: {
+        front_default: CreatureSprite;
+        front_female: CreatureSprite;
+        front_shiny: CreatureSprite;
+        front_shiny_female: CreatureSprite;
+      };
+      'official-artwork': {
+        front_default: CreatureSprite;
+        front_shiny: CreatureSprite;
+      };
+      showdown: CreatureVariantSprites;
+    };
+    /**
+     * Generation → version group → the images as drawn for it: the version group the default form came in, under its generation (every later one would hold the same drawings). Empty without a default form.
+     */
+    versions: {
+      [k: string]: {
+        [k: string]: CreatureVariantSprites;
+      };
+    };
   };
   forms: NamedRef[];
+}
+/**
+ * A sprite of each variant: front and back, plain and shiny, and female where the species looks different by gender (null otherwise).
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "CreatureVariantSprites".
+ */
+export interface CreatureVariantSprites {
+  back_default: CreatureSprite;
+  back_female: CreatureSprite;
+  back_shiny: CreatureSprite;
+  back_shiny_female: CreatureSprite;
+  front_default: CreatureSprite;
+  front_female: CreatureSprite;
+  front_shiny: CreatureSprite;
+  front_shiny_female: CreatureSprite;
 }
 /**
  * A state of the game that changes which creatures appear.

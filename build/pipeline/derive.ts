@@ -4,7 +4,7 @@
 // comes out the same — which is what lets a rebuild leave unchanged records unread (facts.ts), and
 // a test holds each derivation to its word.
 import { pointerOf, type Problems } from '../report/problems.ts';
-import { FORM_SPRITE_KEYS, formSprites, typeIcons } from '../site/sprites.ts';
+import { FORM_SPRITE_KEYS, formSprites, OTHER_SPRITE_SETS, OTHER_SPRITES_NEVER, typeIcons } from '../site/sprites.ts';
 import type { Data, Entry, Store } from './store.ts';
 import { at } from './parse.ts';
 
@@ -247,10 +247,22 @@ function isDefaultCreature(store: Store, creature: Entry): boolean {
   return typeof written === 'boolean' ? written : store.target(creature.data.species)?.id === creature.id;
 }
 
-/** A creature's images are its default form's (PokeAPI gives both the same files); null without one. */
+/**
+ * A creature's images are its default form's (PokeAPI gives both the same files); null without one.
+ * `other` and `versions` hold them again as PokeAPI shapes those: the build draws one image per
+ * variant, so `versions` names only the version group the form came in (a later one would repeat it).
+ */
 function creatureSprites(store: Store, form: Entry | undefined): Data {
-  if (!form) return Object.fromEntries(FORM_SPRITE_KEYS.map((key) => [key, null]));
-  return Object.fromEntries(formSprites(store, form).map((s) => [s.key, s.path && store.urls.file(s.path)]));
+  const flat: Data = form
+    ? Object.fromEntries(formSprites(store, form).map((s) => [s.key, s.path && store.urls.file(s.path)]))
+    : Object.fromEntries(FORM_SPRITE_KEYS.map((key) => [key, null]));
+  const pick = (keys: readonly string[], never: readonly string[] = []) =>
+    Object.fromEntries(keys.map((key) => [key, never.includes(key) ? null : flat[key]]));
+  const other = Object.fromEntries(Object.entries(OTHER_SPRITE_SETS).map(([set, keys]) => [set, pick(keys, OTHER_SPRITES_NEVER[set])]));
+  const versionGroup = form && store.target(form.data.version_group);
+  const generation = versionGroup && store.target(versionGroup.data.generation);
+  const versions = generation ? { [generation.name]: { [versionGroup.name]: pick(FORM_SPRITE_KEYS) } } : {};
+  return { ...flat, other, versions };
 }
 
 // --- the derivations, by kind and field --------------------------------------------------------
@@ -400,7 +412,8 @@ export const derivations: Record<string, Derivation> = {
   },
   'creature.sprites': {
     reads: {
-      'creature-form': ['creature', 'is_default'],
+      'creature-form': ['creature', 'is_default', 'version_group'],
+      'version-group': ['generation'],
       creature: ['species'],
       'creature-species': ['gender_rate', 'has_gender_differences'],
     },
