@@ -2,6 +2,11 @@
 
 /**
  * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "Names".
+ */
+export type Names = LanguageName[];
+/**
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
  * via the `definition` "int32".
  */
 export type Int32 = number;
@@ -13,11 +18,6 @@ export type AthlonStatNatureChanges = {
   max_change: Int32;
   nature: NamedRef;
 }[];
-/**
- * This interface was referenced by `ApiRecords`'s JSON-Schema
- * via the `definition` "Names".
- */
-export type Names = LanguageName[];
 /**
  * This interface was referenced by `ApiRecords`'s JSON-Schema
  * via the `definition` "CreatureSprite".
@@ -46,6 +46,7 @@ export type TypeRefs = NamedRef[];
  * Every record kind the API publishes, by the kind name used in its paths.
  */
 export interface ApiRecords {
+  ability: Ability;
   'athlon-stat': AthlonStat;
   characteristic: Characteristic;
   'creature-form': CreatureForm;
@@ -68,6 +69,37 @@ export interface ApiRecords {
   version: Version;
 }
 /**
+ * A gift a creature has in battle; some bring a form about (a form's trigger_conditions). Published with its names only.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "Ability".
+ */
+export interface Ability {
+  id: number;
+  name: string;
+  names: Names;
+}
+/**
+ * A localized name.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "LanguageName".
+ */
+export interface LanguageName {
+  name: string;
+  language: NamedRef;
+}
+/**
+ * A reference to another record.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "NamedRef".
+ */
+export interface NamedRef {
+  name: string;
+  url: string;
+}
+/**
  * An attribute of a creature's performance in athletic competitions.
  *
  * This interface was referenced by `ApiRecords`'s JSON-Schema
@@ -81,26 +113,6 @@ export interface AthlonStat {
     increase: AthlonStatNatureChanges;
   };
   names: Names;
-}
-/**
- * A reference to another record.
- *
- * This interface was referenced by `ApiRecords`'s JSON-Schema
- * via the `definition` "NamedRef".
- */
-export interface NamedRef {
-  name: string;
-  url: string;
-}
-/**
- * A localized name.
- *
- * This interface was referenced by `ApiRecords`'s JSON-Schema
- * via the `definition` "LanguageName".
- */
-export interface LanguageName {
-  name: string;
-  language: NamedRef;
 }
 /**
  * A hint at a creature's highest individual stat.
@@ -145,6 +157,9 @@ export interface CreatureForm {
     type: NamedRef;
   }[];
   trigger_conditions: {
+    /**
+     * What brings the form about, in PokeAPI's words: held-item, key-item or consumed-item (an item), move, or ability.
+     */
     trigger: string;
     name: string;
     url: string;
@@ -207,7 +222,7 @@ export interface Creature {
     stat: NamedRef;
   }[];
   /**
-   * The images of the creature's default form, null where it has no such variant (or no default form).
+   * The images of the creature's default form, null where it has no such variant (or no default form); `other` and `versions` as PokeAPI shapes them, holding the same drawings.
    */
   sprites: {
     back_default: CreatureSprite;
@@ -218,8 +233,52 @@ export interface Creature {
     front_female: CreatureSprite;
     front_shiny: CreatureSprite;
     front_shiny_female: CreatureSprite;
+    /**
+     * PokeAPI's other sets of images, each with the keys PokeAPI gives it: the build draws one image per variant, so each set holds the default form's sprites.
+     */
+    other: {
+      dream_world: {
+        front_default: CreatureSprite;
+        front_female: CreatureSprite;
+      };
+      home: {
+        front_default: CreatureSprite;
+        front_female: CreatureSprite;
+        front_shiny: CreatureSprite;
+        front_shiny_female: CreatureSprite;
+      };
+      'official-artwork': {
+        front_default: CreatureSprite;
+        front_shiny: CreatureSprite;
+      };
+      showdown: CreatureVariantSprites;
+    };
+    /**
+     * Generation → version group → the images as drawn for it: the version group the default form came in, under its generation (every later one would hold the same drawings). Empty without a default form.
+     */
+    versions: {
+      [k: string]: {
+        [k: string]: CreatureVariantSprites;
+      };
+    };
   };
   forms: NamedRef[];
+}
+/**
+ * A sprite of each variant: front and back, plain and shiny, and female where the species looks different by gender (null otherwise).
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "CreatureVariantSprites".
+ */
+export interface CreatureVariantSprites {
+  back_default: CreatureSprite;
+  back_female: CreatureSprite;
+  back_shiny: CreatureSprite;
+  back_shiny_female: CreatureSprite;
+  front_default: CreatureSprite;
+  front_female: CreatureSprite;
+  front_shiny: CreatureSprite;
+  front_shiny_female: CreatureSprite;
 }
 /**
  * A state of the game that changes which creatures appear.
@@ -320,7 +379,10 @@ export interface CreatureEncounter {
 }
 export interface VersionDetail {
   version: NamedRef;
-  max_chance: Int32;
+  /**
+   * The chance of meeting the creature in this version in all: the sum of the chances of its version details of this version, as PokeAPI gives it.
+   */
+  max_chance: number;
   encounter_details: EncounterDetails;
 }
 export interface EncounterDetails {

@@ -1,4 +1,4 @@
-// Starts a command of the build (`build`, `start`, `dev`, `diff`) from compiled JavaScript: the TypeScript
+// Starts a command of the build (`build`, `start`, `dev`, `diff`, `import`) from compiled JavaScript: the TypeScript
 // sources are bundled by esbuild into node_modules/.cache/build/<hash of the sources>/ the first time
 // they are run, and that bundle is run from then on. The hash covers every source file, so a bundle
 // of other sources is never run; a new one is made instead, in a folder of its own, and put in place
@@ -10,8 +10,15 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Each bundle entry, by its name in the bundle; all sit in one folder, beside the shared chunks. */
-const ENTRIES = { build: 'cli/build.ts', start: 'cli/start.ts', dev: 'cli/dev.ts', diff: 'cli/diff.ts', 'thread-entry': 'thread-entry.ts' };
-const COMMANDS = ['build', 'start', 'dev', 'diff'];
+const ENTRIES = {
+  build: 'cli/build.ts',
+  start: 'cli/start.ts',
+  dev: 'cli/dev.ts',
+  diff: 'cli/diff.ts',
+  import: 'cli/import.ts',
+  'thread-entry': 'thread-entry.ts',
+};
+const COMMANDS = ['build', 'start', 'dev', 'diff', 'import'];
 /** Bundles of other sources kept, for switching branches back and forth. */
 const KEEP = 4;
 

@@ -172,6 +172,28 @@ describe('explorer', () => {
       return !!img && img.complete && img.naturalWidth > 0;
     });
     expect(await page.locator('img.hero').getAttribute('src')).toBe(`${server.url}/sprites/creature-form/1.svg`);
+    // Its sprites' `other` and `versions` hold the same images again: each is shown once.
+    const shown = await page.locator('.gallery img').evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).src));
+    expect(shown.length).toBeGreaterThan(0);
+    expect(new Set(shown).size).toBe(shown.length);
+  });
+
+  test('lists characteristics by their urls, finds one by id and opens it', async () => {
+    const list = await (await fetch(`${server.url}/api/v2/characteristic/index.json`)).json();
+    await page.goto(server.url + '/#/characteristic');
+    await expect.poll(() => page.locator('#results li a').count()).toBe(list.count);
+    // No name is published, so none is shown: each goes by its url, and its link by its id.
+    const shown = await page.locator('#results li a .name').allTextContents();
+    expect(shown).toEqual(list.results.map((r: { url: string }) => /api\/v2\/(.*)$/.exec(r.url)![1]));
+    expect(await page.locator('#results li a[data-name]').count()).toBe(0);
+    await page.fill('#search', '4');
+    await expect.poll(() => page.locator('#results li a').allTextContents()).toEqual(['characteristic/4/#4']);
+    await page.fill('#search', 'likes');
+    await expect.poll(() => page.locator('#results li a').count()).toBe(0);
+    await page.fill('#search', '4');
+    await page.press('#search', 'Enter');
+    await page.waitForURL(/#\/characteristic\/4$/);
+    await page.locator('.record h1').filter({ hasText: '#4' }).waitFor();
   });
 
   test('an unknown record says so', async () => {

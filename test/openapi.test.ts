@@ -104,12 +104,19 @@ describe('the OpenAPI document', () => {
       const ref: string = op.responses['200'].content['application/json'].schema.$ref;
       expect(doc.components.schemas[ref.split('/').pop()!].title).toBe(info.title);
       expect(op.responses['404']).toEqual({ $ref: '#/components/responses/NotFound' });
-      expect(doc.paths[`/api/v2/${kind}/`].get.responses['200'].content['application/json'].schema.$ref).toBe(
-        '#/components/schemas/NamedRefList',
+      // A kind whose records publish no name (characteristic) is listed by url alone, as PokeAPI lists it.
+      const list = info.unpublished.includes('name') ? 'UrlList' : 'NamedRefList';
+      expect(doc.paths[`/api/v2/${kind}/`].get.responses['200'].content['application/json'].schema.$ref, kind).toBe(
+        `#/components/schemas/${list}`,
       );
     }
+    expect(schemas.kinds.get('characteristic')!.unpublished).toContain('name');
     const notFound = deref(doc, doc.components.responses.NotFound).content['application/json'].schema;
     const ajv = documentAjv(doc);
+    const urlList = compileAt(ajv, '/components/schemas/UrlList');
+    const page = { count: 1, next: null, previous: null, results: [{ url: `${BASE}/api/v2/characteristic/1/` }] };
+    expect(urlList(page)).toBe(true);
+    expect(urlList({ ...page, results: [{ name: 'likes-to-run', url: `${BASE}/api/v2/characteristic/1/` }] })).toBe(false);
     const check = compileAt(ajv, '/components/responses/NotFound/content/application~1json/schema');
     expect(notFound.$ref).toBe('#/components/schemas/NotFound');
     expect(check({ detail: 'Not found.' })).toBe(true);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { crossDerived, derivations } from '../build/pipeline/derive.ts';
 import { readLive } from '../build/output/trees.ts';
 import { publishOrder } from '../build/pipeline/order.ts';
-import { loadSchemas } from '../build/schemas/schemas.ts';
+import { kindsOf, loadSchemas } from '../build/schemas/schemas.ts';
 import { buildProblems, buildWorld, fixturesDir, fixtureWorld, overlayBad } from './helpers.ts';
 
 const schemas = loadSchemas();
@@ -26,7 +26,7 @@ describe('the order of kinds', () => {
       expect(crossDerived(kind), kind).toEqual([]);
       for (const info of schemas.kinds.values()) {
         for (const site of info.refSites) {
-          const targets = 'kind' in site ? [site.kind] : site.kinds;
+          const targets = kindsOf(site);
           // Only a field the build derives entirely may point at a late kind.
           if (targets.includes(kind)) expect(info.derived, `${info.kind} ${site.path.join('.')}`).toContain(site.path[0]);
         }

@@ -87,8 +87,17 @@ describe('response schemas', () => {
 
   it('keeps the spec shapes: trigger conditions, type creature items, sprites, characteristics', () => {
     const form = record('creature-form', 6);
-    expect(form.trigger_conditions[0]).toEqual({ trigger: 'item', name: 'emberite', url: expect.stringMatching(/\/api\/v2\/item\/4\/$/) });
-    expect(check('creature-form')({ ...form, trigger_conditions: [{ trigger: 'item', name: 'x' }] })).toBe(false);
+    expect(form.trigger_conditions[0]).toEqual({
+      trigger: 'held-item',
+      name: 'emberite',
+      url: expect.stringMatching(/\/api\/v2\/item\/4\/$/),
+    });
+    expect(record('creature-form', 8).trigger_conditions[0]).toEqual({
+      trigger: 'ability',
+      name: 'blaze-heart',
+      url: expect.stringMatching(/\/api\/v2\/ability\/1\/$/),
+    });
+    expect(check('creature-form')({ ...form, trigger_conditions: [{ trigger: 'held-item', name: 'x' }] })).toBe(false);
     const type = record('type', 2);
     expect(check('type')({ ...type, creature: [{}, { slot: 1 }, { creature: {} }] })).toBe(true);
     expect(check('type')({ ...type, sprites: { 'generation-i': { 'dawn-dusk': { name_icon: 'not a uri' } } } })).toBe(false);
@@ -143,6 +152,43 @@ describe('source format', () => {
     expect(schemas.kinds.get('item')!.source.properties.affected_stats.default).toEqual([]);
     expect(schemas.kinds.get('creature-species')!.source.required).not.toContain('gender_required_to_evolve');
     expect(schemas.kinds.get('item')!.refSites).toContainEqual({ path: ['affected_stats', '*'], kind: 'stat' });
+  });
+
+  it("takes PokeAPI's names with two hyphens, and refuses names a path could misread", () => {
+    const validate = new Ajv2020({ strict: false }).compile(schemas.kinds.get('item')!.source);
+    const named = (name: string) => validate({ id: 1, name, names: [] });
+    for (const name of ['fire', 'route-12', 'aloraichium-z--bag', 'acid-downpour--physical', 'alola-route-1--hauoli-outskirts', 'x1'])
+      expect(named(name), name).toBe(true);
+    const refused = [
+      '123',
+      'a---b',
+      '-a',
+      'a-',
+      'a--',
+      '--a',
+      'A',
+      'a/b',
+      'a\\b',
+      'a..b',
+      'a.b',
+      'a%2fb',
+      'a b',
+      'a\tb',
+      'a\u0000b',
+      'p\u043etion',
+    ];
+    for (const name of refused) expect(named(name), JSON.stringify(name)).toBe(false);
+  });
+
+  it('publishes a record named with two hyphens at its name path, and resolves references to it', async () => {
+    const world = await fixtureWorld();
+    fs.writeFileSync(path.join(world.data, 'item/aloraichium-z--bag.yaml'), 'id: 90\nname: aloraichium-z--bag\nnames: []\n');
+    const form = path.join(world.data, 'creature-form/emberpup-blaze.yaml');
+    fs.writeFileSync(form, fs.readFileSync(form, 'utf8').replace('name: emberite', 'name: aloraichium-z--bag'));
+    await buildWorld({ dataDir: world.data, outDir: world.out });
+    const read = (rel: string) => JSON.parse(fs.readFileSync(path.join(world.out, rel), 'utf8'));
+    expect(read('api/v2/item/aloraichium-z--bag/index.json')).toEqual(read('api/v2/item/90/index.json'));
+    expect(read('api/v2/creature-form/emberpup-blaze/index.json').trigger_conditions[0]).toMatchObject({ name: 'aloraichium-z--bag' });
   });
 
   it('writes references as a name or an id, and requires id and a slug name', () => {

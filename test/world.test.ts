@@ -102,8 +102,8 @@ describe('the shipped world: size and shape', () => {
   it('gives no two records of a kind the same name, nor the same English name', () => {
     for (const kind of Object.keys(result.records)) {
       const list = records(kind);
-      const listed = readJson(apiPaths.list(kind)).results as Rec[]; // a characteristic's name is in its list only
-      expect(new Set(names(listed)).size, kind).toBe(list.length);
+      const named = list.filter((r) => typeof r.name === 'string'); // a characteristic publishes no name
+      expect(new Set(names(named)).size, kind).toBe(named.length);
       expect(new Set(list.map((r) => r.id)).size, kind).toBe(list.length);
       const english = list.map((r) => (r.names as Rec[] | undefined)?.find((n) => n.language.name === 'en')?.name).filter(Boolean);
       expect(new Set(english).size, `${kind} English names`).toBe(english.length);
@@ -202,6 +202,20 @@ describe('types', () => {
     }
   });
 
+  it('names in a past generation only the types that existed then, and gives a type no entry before its own', () => {
+    const since = new Map(records('type').map((t) => [t.name, named('generation').get(t.generation.name)!.id]));
+    const idOfGen = (name: string) => named('generation').get(name)!.id;
+    for (const type of records('type')) {
+      for (const past of type.past_damage_relations) {
+        const then = idOfGen(past.generation.name);
+        expect(then, `${type.name} in ${past.generation.name}`).toBeGreaterThanOrEqual(since.get(type.name)!);
+        for (const refs of Object.values(past.damage_relations) as Rec[][])
+          for (const ref of refs)
+            expect(since.get(ref.name)!, `${type.name} in ${past.generation.name} names ${ref.name}`).toBeLessThanOrEqual(then);
+      }
+    }
+  });
+
   it('gives each type a damage class, game indices per generation from its own on, and a name icon per version group', () => {
     const generations = records('generation');
     const groups = records('version-group');
@@ -266,7 +280,13 @@ describe('creatures and their forms', () => {
       const creature = creatures.get(defaults[0].creature.name)!;
       expect(creature.id, species.name).toBe(species.id);
       const form = forms.get(creature.forms.find((f: Rec) => forms.get(f.name)!.is_default).name)!;
-      expect(creature.sprites, creature.name).toEqual(form.sprites);
+      const { other, versions, ...flat } = creature.sprites;
+      expect(flat, creature.name).toEqual(form.sprites);
+      expect(other['official-artwork'].front_default, creature.name).toBe(form.sprites.front_default);
+      expect(
+        Object.values(versions).flatMap((groups) => Object.values(groups as Rec)),
+        creature.name,
+      ).toEqual([form.sprites]);
     }
   });
 
@@ -308,19 +328,30 @@ describe('creatures and their forms', () => {
     }
   });
 
-  it('names the item or move that triggers each mega form', () => {
-    const items = named('item');
-    const moves = named('move');
-    for (const form of records('creature-form').filter((f) => f.is_mega)) {
-      expect(form.is_battle_only, form.name).toBe(true);
-      expect(form.trigger_conditions.length, form.name).toBeGreaterThan(0);
+  it("names the item, move or ability that triggers each mega form, in PokeAPI's words", () => {
+    // PokeAPI's trigger words, each naming a record of one kind.
+    const kindOf: Record<string, string> = {
+      'held-item': 'item',
+      'key-item': 'item',
+      'consumed-item': 'item',
+      move: 'move',
+      ability: 'ability',
+    };
+    const words = new Set<string>();
+    for (const form of records('creature-form').filter((f) => f.trigger_conditions.length > 0)) {
+      if (form.is_mega) expect(form.is_battle_only, form.name).toBe(true);
       for (const t of form.trigger_conditions) {
-        expect(['item', 'move'], form.name).toContain(t.trigger);
-        const target = (t.trigger === 'item' ? items : moves).get(t.name);
+        const kind = kindOf[t.trigger];
+        expect(kind, `${form.name}: ${t.trigger}`).toBeDefined();
+        const target = named(kind!).get(t.name);
         expect(target, `${form.name} ${t.trigger} ${t.name}`).toBeDefined();
-        expect(fileOf(t.url), form.name).toBe(apiPaths.record(t.trigger, target!.id));
+        expect(fileOf(t.url), form.name).toBe(apiPaths.record(kind!, target!.id));
+        words.add(t.trigger);
       }
     }
+    for (const form of records('creature-form').filter((f) => f.is_mega))
+      expect(form.trigger_conditions.length, form.name).toBeGreaterThan(0);
+    expect([...words].sort()).toEqual(['ability', 'held-item', 'key-item', 'move']);
   });
 
   // `order` numbers all forms 1..N; the forms of one species sit together in it; within one
@@ -540,9 +571,9 @@ describe('locations and encounters', () => {
       }
       expect(area.creature_encounters.length, area.name).toBeGreaterThan(0);
       for (const enc of area.creature_encounters) {
-        const best = new Map<string, number>();
-        for (const vd of enc.version_details)
-          best.set(vd.version.name, Math.max(best.get(vd.version.name) ?? 0, vd.encounter_details.chance));
+        // PokeAPI's max_chance: the chances of every way the creature is met in that version, summed.
+        const total = new Map<string, number>();
+        for (const vd of enc.version_details) total.set(vd.version.name, (total.get(vd.version.name) ?? 0) + vd.encounter_details.chance);
         for (const vd of enc.version_details) {
           const d = vd.encounter_details;
           const where = `${area.name} ${enc.creature.name} ${vd.version.name}`;
@@ -552,7 +583,7 @@ describe('locations and encounters', () => {
           expect(d.max_level, where).toBeLessThanOrEqual(100);
           expect(d.chance, where).toBeGreaterThanOrEqual(1);
           expect(d.chance, where).toBeLessThanOrEqual(100);
-          expect(vd.max_chance, where).toBe(best.get(vd.version.name));
+          expect(vd.max_chance, where).toBe(total.get(vd.version.name));
           expect(rated.has(`${d.method.name}@${vd.version.name}`), `${where}: ${d.method.name} has no rate in this version`).toBe(true);
           if (d.condition_values) conditioned++;
         }

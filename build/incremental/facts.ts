@@ -21,7 +21,7 @@ import type { SourceFile } from '../pipeline/discover.ts';
 import { apiPaths } from '../paths.ts';
 import { fileStart, type Problems } from '../report/problems.ts';
 import { resolveEntry } from '../pipeline/resolve.ts';
-import type { RefSite, SchemaSet } from '../schemas/schemas.ts';
+import { kindsOf, type RefSite, type SchemaSet } from '../schemas/schemas.ts';
 import type { Data, Entry, Store } from '../pipeline/store.ts';
 import { checkFile, index, validEntry } from '../pipeline/validate.ts';
 import type { Validators } from '../schemas/validators.ts';
@@ -101,7 +101,7 @@ export function reuse(files: SourceFile[], memory: Map<string, Remembered>, sche
   }
   const referring = new Set(
     [...schemas.kinds.values()]
-      .filter((info) => info.refSites.some((site) => ('kind' in site ? [site.kind] : site.kinds).some((k) => moved.has(k))))
+      .filter((info) => info.refSites.some((site) => kindsOf(site).some((k) => moved.has(k))))
       .map((info) => info.kind),
   );
   const read = new Set(moved);

@@ -4,7 +4,7 @@
 // comes out the same — which is what lets a rebuild leave unchanged records unread (facts.ts), and
 // a test holds each derivation to its word.
 import { pointerOf, type Problems } from '../report/problems.ts';
-import { FORM_SPRITE_KEYS, formSprites, typeIcons } from '../site/sprites.ts';
+import { FORM_SPRITE_KEYS, formSprites, OTHER_SPRITE_SETS, OTHER_SPRITES_NEVER, typeIcons } from '../site/sprites.ts';
 import type { Data, Entry, Store } from './store.ts';
 import { at } from './parse.ts';
 
@@ -138,6 +138,7 @@ function currentChart({ store, problems }: Context): Map<Entry, Row> {
   return chart;
 }
 
+/** A type's six lists with the attacking rows `rowOf` gives, among `types` (the types that exist then). */
 function relationsOf(type: Entry, rowOf: (attacker: Entry) => Row, types: Entry[], store: Store): Data {
   const out: Data = {};
   const own = rowOf(type);
@@ -150,46 +151,85 @@ function relationsOf(type: Entry, rowOf: (attacker: Entry) => Row, types: Entry[
 
 const sameRelations = (a: Data, b: Data) => JSON.stringify(a) === JSON.stringify(b);
 
-function damageRelations(ctx: Context): void {
-  const { store } = ctx;
-  const types = store.valid('type');
-  const chart = currentChart(ctx);
-  const current = (t: Entry) => chart.get(t)!;
+/** Relations kept to the types that exist in a generation (`exists`), as PokeAPI states a past generation's. */
+function among(relations: Data, exists: ReadonlySet<Entry>, store: Store): Data {
+  return Object.fromEntries(
+    Object.entries(relations).map(([list, refs]) => [list, refs.filter((r: unknown) => exists.has(store.target(r)!))]),
+  );
+}
 
-  // Past entries: a type's attacking row as it was up to and including a generation.
-  const past = new Map<Entry, Array<{ generation: Entry; row: Row }>>();
-  const generations = new Set<Entry>();
-  for (const type of types) {
-    const list: Array<{ generation: Entry; row: Row }> = [];
-    for (const item of type.data.past_damage_relations ?? []) {
+interface PastRow {
+  generation: Entry;
+  row: Row;
+}
+
+/**
+ * Each type's past rows as written, oldest first: a row holds the type's attacking relations up to
+ * and including its generation. A row before the type's own generation, or naming a type that
+ * came later, is a problem: neither existed then.
+ */
+function writtenPast({ store, problems }: Context, since: (type: Entry) => number): Map<Entry, PastRow[]> {
+  const past = new Map<Entry, PastRow[]>();
+  for (const type of store.valid('type')) {
+    const list: PastRow[] = [];
+    (type.data.past_damage_relations ?? []).forEach((item: Data, i: number) => {
       const generation = store.target(item.generation);
-      if (!generation) continue;
+      if (!generation) return;
+      const problem = (pointer: string, message: string) =>
+        problems.add({ ...at(type.file, pointer), kind: 'type', record: type.name, pointer, message });
+      if (generation.id < since(type)) {
+        problem(
+          pointerOf(['past_damage_relations', i, 'generation']),
+          `${type.name} has no past relations in ${generation.name}: it comes later`,
+        );
+        return;
+      }
       const row: Row = new Map();
       for (const [to, , factor] of RELATIONS) {
-        for (const ref of item.damage_relations?.[to] ?? []) {
+        (item.damage_relations?.[to] ?? []).forEach((ref: unknown, j: number) => {
           const d = store.target(ref);
-          if (d) row.set(d, factor);
-        }
+          if (!d) return;
+          if (since(d) > generation.id)
+            problem(
+              pointerOf(['past_damage_relations', i, 'damage_relations', to, j]),
+              `${d.name} did not exist yet in ${generation.name}`,
+            );
+          else row.set(d, factor);
+        });
       }
       list.push({ generation, row });
-      generations.add(generation);
-    }
+    });
     past.set(
       type,
       list.sort((a, b) => a.generation.id - b.generation.id),
     );
   }
+  return past;
+}
+
+function damageRelations(ctx: Context): void {
+  const { store } = ctx;
+  const types = store.valid('type');
+  const chart = currentChart(ctx);
+  const current = (t: Entry) => chart.get(t)!;
+  // The id of the generation that introduced a type (0, before every other, when it names none).
+  const since = (t: Entry) => store.target(t.data.generation)?.id ?? 0;
+  const past = writtenPast(ctx, since);
   const rowAt = (generation: Entry) => (attacker: Entry) =>
     past.get(attacker)!.find((p) => p.generation.id >= generation.id)?.row ?? current(attacker);
 
-  const eras = [...generations].sort((a, b) => b.id - a.id); // latest first
+  // Every generation some type's row changed after, latest first.
+  const eras = [...new Set([...past.values()].flatMap((rows) => rows.map((p) => p.generation)))].sort((a, b) => b.id - a.id);
   for (const type of types) {
     const now = relationsOf(type, current, types, store);
     const entries: Data[] = [];
     let later = now;
     for (const generation of eras) {
-      const then = relationsOf(type, rowAt(generation), types, store);
-      if (!sameRelations(then, later)) entries.push({ generation: store.ref(generation), damage_relations: then });
+      if (generation.id < since(type)) break; // no past entry before the type's own generation
+      const existing = new Set(types.filter((t) => since(t) <= generation.id));
+      const then = relationsOf(type, rowAt(generation), [...existing], store);
+      // A type that came later is no change: only what the types of that time did to each other is.
+      if (!sameRelations(then, among(later, existing, store))) entries.push({ generation: store.ref(generation), damage_relations: then });
       later = then;
     }
     type.data.damage_relations = now;
@@ -197,7 +237,7 @@ function damageRelations(ctx: Context): void {
   }
 }
 
-const chartReads = { type: ['damage_relations', 'past_damage_relations'] };
+const chartReads = { type: ['damage_relations', 'past_damage_relations', 'generation'] };
 
 // --- creatures ---------------------------------------------------------------------------------
 
@@ -207,10 +247,22 @@ function isDefaultCreature(store: Store, creature: Entry): boolean {
   return typeof written === 'boolean' ? written : store.target(creature.data.species)?.id === creature.id;
 }
 
-/** A creature's images are its default form's (PokeAPI gives both the same files); null without one. */
+/**
+ * A creature's images are its default form's (PokeAPI gives both the same files); null without one.
+ * `other` and `versions` hold them again as PokeAPI shapes those: the build draws one image per
+ * variant, so `versions` names only the version group the form came in (a later one would repeat it).
+ */
 function creatureSprites(store: Store, form: Entry | undefined): Data {
-  if (!form) return Object.fromEntries(FORM_SPRITE_KEYS.map((key) => [key, null]));
-  return Object.fromEntries(formSprites(store, form).map((s) => [s.key, s.path && store.urls.file(s.path)]));
+  const flat: Data = form
+    ? Object.fromEntries(formSprites(store, form).map((s) => [s.key, s.path && store.urls.file(s.path)]))
+    : Object.fromEntries(FORM_SPRITE_KEYS.map((key) => [key, null]));
+  const pick = (keys: readonly string[], never: readonly string[] = []) =>
+    Object.fromEntries(keys.map((key) => [key, never.includes(key) ? null : flat[key]]));
+  const other = Object.fromEntries(Object.entries(OTHER_SPRITE_SETS).map(([set, keys]) => [set, pick(keys, OTHER_SPRITES_NEVER[set])]));
+  const versionGroup = form && store.target(form.data.version_group);
+  const generation = versionGroup && store.target(versionGroup.data.generation);
+  const versions = generation ? { [generation.name]: { [versionGroup.name]: pick(FORM_SPRITE_KEYS) } } : {};
+  return { ...flat, other, versions };
 }
 
 // --- the derivations, by kind and field --------------------------------------------------------
@@ -271,13 +323,15 @@ export const derivations: Record<string, Derivation> = {
     reads: {},
     own: (area, { problems }) => {
       (area.data.creature_encounters ?? []).forEach((enc: Data, i: number) => {
-        const best = new Map<string, number>();
+        // PokeAPI's max_chance is the total chance of meeting the creature in that version: the sum
+        // over every way it is met there (each its own version detail here), not the largest.
+        const total = new Map<string, number>();
         for (const vd of enc.version_details ?? []) {
           const chance = vd.encounter_details?.chance ?? 0;
-          best.set(vd.version?.url, Math.max(best.get(vd.version?.url) ?? 0, chance));
+          total.set(vd.version?.url, (total.get(vd.version?.url) ?? 0) + chance);
         }
         (enc.version_details ?? []).forEach((vd: Data, j: number) => {
-          vd.max_chance = best.get(vd.version?.url) ?? 0;
+          vd.max_chance = total.get(vd.version?.url) ?? 0;
           const d = vd.encounter_details;
           if (d && d.min_level > d.max_level) {
             const pointer = pointerOf(['creature_encounters', i, 'version_details', j, 'encounter_details', 'min_level']);
@@ -358,7 +412,8 @@ export const derivations: Record<string, Derivation> = {
   },
   'creature.sprites': {
     reads: {
-      'creature-form': ['creature', 'is_default'],
+      'creature-form': ['creature', 'is_default', 'version_group'],
+      'version-group': ['generation'],
       creature: ['species'],
       'creature-species': ['gender_rate', 'has_gender_differences'],
     },

@@ -6,7 +6,7 @@
 // come the kinds with fields derived from theirs. In a PokeAPI-sized world the location areas are
 // most of the sources' bytes, so the writing of everything else overlaps the reading of them.
 import { affectedKinds, crossDerived } from './derive.ts';
-import type { SchemaSet } from '../schemas/schemas.ts';
+import { kindsOf, type SchemaSet } from '../schemas/schemas.ts';
 
 export interface Order {
   /** Read before anything is published, and published first, then the site's files and sprites. */
@@ -24,7 +24,7 @@ export function publishOrder(schemas: SchemaSet): Order {
     for (const site of info.refSites) {
       // A reference in a field derived entirely is made by a derivation, which says what it reads.
       if (info.derived.includes(site.path[0]!)) continue;
-      for (const kind of 'kind' in site ? [site.kind] : site.kinds) referred.add(kind);
+      for (const kind of kindsOf(site)) referred.add(kind);
     }
   }
   const late = kinds.filter((kind) => !referred.has(kind) && crossDerived(kind).length === 0);

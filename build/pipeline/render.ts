@@ -162,16 +162,21 @@ function withoutFields(data: Data, fields: readonly string[]): Data {
   return out;
 }
 
-/** A kind's list of all its records, made once its records are published. */
+/**
+ * A kind's list of all its records, made once its records are published: each as `{name, url}`, or
+ * as `{url}` for a kind whose records publish no name (a characteristic), as PokeAPI lists them.
+ */
 function* listFile(
   kind: string,
-  { store, pretty, published }: Publishing,
+  { store, schemas, pretty, published }: Publishing,
   keptLists: ReadonlySet<string> | undefined,
 ): Generator<OutputFile> {
   const listPath = apiPaths.list(kind);
   if (keptLists?.has(kind) && published.has(listPath)) return yield carried(listPath);
   const entries = store.valid(kind);
-  const list = { count: entries.length, next: null, previous: null, results: entries.map((e) => store.ref(e)) };
+  const named = !schemas.kinds.get(kind)!.unpublished.includes('name');
+  const results = named ? entries.map((e) => store.ref(e)) : entries.map((e) => ({ url: store.urls.record(kind, e.id) }));
+  const list = { count: entries.length, next: null, previous: null, results };
   yield { rel: listPath, body: serialise(list, pretty) };
 }
 

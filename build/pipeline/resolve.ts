@@ -57,10 +57,11 @@ function resolveOne(store: Store, entry: Entry, site: RefSite, value: unknown, s
     const target = find(store, entry, site.kind, value, () => pointerOf(segs), problems);
     return target ? store.ref(target) : value;
   }
-  // A reference whose kind is named by a field beside it: {trigger: item, name: x} → {trigger, name, url}.
+  // A reference whose kind a word beside it names: {trigger: held-item, name: x} → {trigger, name, url} of item x.
   const obj = value as Record<string, unknown>;
-  const kind = obj[site.byField];
-  if (typeof kind !== 'string' || !site.kinds.includes(kind)) return value;
+  const word = obj[site.byField];
+  if (typeof word !== 'string' || !Object.hasOwn(site.kinds, word)) return value;
+  const kind = site.kinds[word]!;
   const target = find(store, entry, kind, obj.name, () => pointerOf([...segs, 'name']), problems);
   return target ? { ...obj, name: target.name, url: store.urls.record(target.kind, target.id) } : value;
 }

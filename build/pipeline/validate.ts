@@ -188,7 +188,7 @@ function describe(err: ErrorObject, file: SourceFile, label: string) {
             ...base,
             pointer: path,
             message: `${show(err.data)} is not a valid name`,
-            hint: 'names are lowercase letters and digits joined by single hyphens, and not only digits (e.g. "fire", "route-12")',
+            hint: 'names are lowercase letters and digits joined by one hyphen or two, and not only digits (e.g. "fire", "route-12", "acid-downpour--physical")',
           }
         : { ...at(file, path), ...base, pointer: path, message: `${show(err.data)} must match ${p.pattern}` };
     case 'enum':

@@ -57,9 +57,9 @@ function offerNames(node: any): any {
   const out: Schema = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, offerNames(v)]));
   if (node['x-ref-by']) {
     // The kind is named beside the reference: its names are offered once that field says which.
-    const { field, kinds } = node['x-ref-by'] as { field: string; kinds: string[] };
-    out.allOf = kinds.map((kind) => ({
-      if: { properties: { [field]: { const: kind } }, required: [field] },
+    const { field, kinds } = node['x-ref-by'] as { field: string; kinds: Record<string, string> };
+    out.allOf = Object.entries(kinds).map(([word, kind]) => ({
+      if: { properties: { [field]: { const: word } }, required: [field] },
       then: { properties: { name: namedRef(node.properties.name, kind) } },
     }));
   }

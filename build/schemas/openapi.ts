@@ -8,6 +8,8 @@ import { bundleDefinitions, stripAnnotations, type KindInfo, type Schema, type S
 const COMPONENTS = '#/components/schemas/';
 /** Shapes the document adds beside the record schemas. */
 const LIST = 'NamedRefList';
+/** The list of a kind whose records publish no name: urls alone, as PokeAPI lists characteristics. */
+const URL_LIST = 'UrlList';
 const INDEX = 'ApiIndex';
 const NOT_FOUND = 'NotFound';
 
@@ -56,6 +58,22 @@ function documentSchemas(kinds: KindInfo[]): Schema {
         next: { type: ['string', 'null'], format: 'uri' },
         previous: { type: ['string', 'null'], format: 'uri' },
         results: { type: 'array', items: { $ref: `${COMPONENTS}NamedRef` } },
+      },
+    },
+    [URL_LIST]: {
+      title: URL_LIST,
+      description: 'Records of one kind that publish no name, each as its url alone; paged as a NamedRefList.',
+      type: 'object',
+      required: ['count', 'next', 'previous', 'results'],
+      additionalProperties: false,
+      properties: {
+        count: { type: 'integer', minimum: 0 },
+        next: { type: ['string', 'null'], format: 'uri' },
+        previous: { type: ['string', 'null'], format: 'uri' },
+        results: {
+          type: 'array',
+          items: { type: 'object', required: ['url'], additionalProperties: false, properties: { url: { type: 'string', format: 'uri' } } },
+        },
       },
     },
     [INDEX]: {
@@ -108,7 +126,7 @@ function endpointPaths(kinds: KindInfo[], kindDefinition: (kind: string) => stri
   for (const info of kinds) {
     const words = info.kind.replace(/-/g, ' ');
     const op = pascal(info.kind);
-    paths[api.list(info.kind)] = { get: listOperation(op, words) };
+    paths[api.list(info.kind)] = { get: listOperation(op, words, !info.unpublished.includes('name')) };
     paths[`${api.list(info.kind)}{id}/`] = { get: recordOperation(info, op, words, kindDefinition(info.kind), notFound) };
     paths[api.ndjson(info.kind)] = { get: ndjsonOperation(op, words, kindDefinition(info.kind)) };
   }
@@ -129,13 +147,13 @@ function ndjsonOperation(op: string, words: string, schemaName: string): Schema 
   };
 }
 
-function listOperation(op: string, words: string): Schema {
+function listOperation(op: string, words: string, named: boolean): Schema {
   return {
     operationId: `list${op}`,
     summary: `List every ${words}`,
-    description: `Every ${words} as a name and a url, in id order: the whole list, or with offset or limit the page they ask for (as PokeAPI pages). A host that runs no code (Vercel, nginx, serve) ignores offset and limit and answers the whole list.`,
+    description: `Every ${words} as ${named ? 'a name and a url' : 'its url (it publishes no name)'}, in id order: the whole list, or with offset or limit the page they ask for (as PokeAPI pages). A host that runs no code (Vercel, nginx, serve) ignores offset and limit and answers the whole list.`,
     parameters: [{ $ref: '#/components/parameters/offset' }, { $ref: '#/components/parameters/limit' }],
-    responses: { '200': jsonResponse(LIST, `Every ${words}.`) },
+    responses: { '200': jsonResponse(named ? LIST : URL_LIST, `Every ${words}.`) },
   };
 }
 

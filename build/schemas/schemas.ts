@@ -4,7 +4,8 @@
 //
 // Annotations (ignored by validators and by the type generator):
 //   x-ref: KIND          this NamedRef points at a record of KIND
-//   x-ref-by: {field, kinds}  this object is a reference whose kind is named by `field`
+//   x-ref-by: {field, kinds}  this object is a reference whose kind `field` names: `kinds` maps each
+//                        word the field may hold to the kind of record it names
 //   x-source: "omit"     derived by the build; an author never writes it
 //   x-source: "optional" derived (or defaulted) by the build when the author leaves it out
 //   x-source: {pick}     the author writes any of the listed fields; the build completes the rest
@@ -20,13 +21,21 @@ import { schemasDir } from '../paths.ts';
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type Schema = { [key: string]: any };
 
-export const SLUG = '^(?![0-9]+$)[a-z0-9]+(?:-[a-z0-9]+)*$';
+/**
+ * A record's name, which is also a path: lowercase letters and digits in parts joined by one hyphen
+ * or two (PokeAPI's `acid-downpour--physical`, `verdant-cavern--trial-site-area`), not only digits
+ * (a path of digits is an id's). Nothing else a path could misread: no `/`, `\`, `.`, `%`, spaces.
+ */
+export const SLUG = '^(?![0-9]+$)[a-z0-9]+(?:--?[a-z0-9]+)*$';
 export const INT32_MAX = 2147483647;
 
 /** A place in a record that holds references: a path where '*' stands for every item or key. */
 export type RefSite =
   | { path: string[]; kind: string }
-  | { path: string[]; byField: string; kinds: string[] };
+  | { path: string[]; byField: string; kinds: Record<string, string> };
+
+/** The kinds a reference site may point at. */
+export const kindsOf = (site: RefSite): string[] => ('kind' in site ? [site.kind] : [...new Set(Object.values(site.kinds))]);
 
 export interface KindInfo {
   kind: string;
@@ -154,7 +163,8 @@ function sourceSchema(response: Schema): Schema {
     ...root.properties.name,
     pattern: SLUG,
     minLength: 1,
-    description: 'The record name, unique within its kind and the same as its file name: a lowercase slug (fire, route-12).',
+    description:
+      'The record name, unique within its kind and the same as its file name: a lowercase slug (fire, route-12, acid-downpour--physical).',
   };
   root.required = [...new Set(['id', 'name', ...(root.required ?? [])])];
   return root;
@@ -163,14 +173,16 @@ function sourceSchema(response: Schema): Schema {
 function toSource(node: Schema): Schema {
   if (node['x-ref']) return refSchema(node['x-ref']);
   if (node['x-ref-by']) {
-    const { field, kinds } = node['x-ref-by'];
+    const { field, kinds } = node['x-ref-by'] as { field: string; kinds: Record<string, string> };
+    const words = Object.keys(kinds);
+    const named = [...new Set(Object.values(kinds))];
     return {
       type: 'object',
       required: [field, 'name'],
       additionalProperties: false,
       properties: {
-        [field]: { enum: kinds, description: `The kind of record named: ${kinds.join(' or ')}.` },
-        name: { ...REF_SCHEMA, description: `The ${kinds.join(' or ')} named: its name, or its id.` },
+        [field]: { enum: words, description: `What names the record: ${words.map((w) => `${w} (a ${kinds[w]})`).join(', ')}.` },
+        name: { ...REF_SCHEMA, description: `The ${named.join(' or ')} named: its name, or its id.` },
       },
       'x-ref-by': node['x-ref-by'],
     };

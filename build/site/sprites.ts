@@ -46,6 +46,19 @@ export const FORM_SPRITE_KEYS = [
   'front_shiny_female',
 ] as const;
 
+/**
+ * PokeAPI's `other` sets of a creature's images, each with the keys PokeAPI gives it. The build draws
+ * one image per variant, so each set takes the form's sprites of the same keys.
+ */
+export const OTHER_SPRITE_SETS: Record<string, readonly (typeof FORM_SPRITE_KEYS)[number][]> = {
+  dream_world: ['front_default', 'front_female'],
+  home: ['front_default', 'front_female', 'front_shiny', 'front_shiny_female'],
+  'official-artwork': ['front_default', 'front_shiny'],
+  showdown: FORM_SPRITE_KEYS,
+};
+/** Variants a set has in PokeAPI that are null in every record it publishes: null here too. */
+export const OTHER_SPRITES_NEVER: Record<string, readonly string[]> = { showdown: ['back_shiny_female'] };
+
 export interface FormSprite {
   key: (typeof FORM_SPRITE_KEYS)[number];
   variant: { back: boolean; shiny: boolean; female: boolean };

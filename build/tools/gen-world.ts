@@ -152,7 +152,8 @@ function addTypes(add: Add, r: Random, generations: Rec[], classes: Rec[]): Rec[
       game_indices: generations.slice(0, 3).map((g, k) => ({ game_index: i * 3 + k, generation: g.name })),
       names: names(name),
       damage_relations: rel,
-      past_damage_relations: battle && i % 6 === 0 ? pastDamageRelations(rel, generations[1]!) : [],
+      // Generation 5, when every battle type exists: a past row names only types of its time.
+      past_damage_relations: battle && i % 6 === 0 ? pastDamageRelations(rel, generations[4]!) : [],
     });
   });
   return types.slice(0, 18);
@@ -321,7 +322,7 @@ function addForms(add: Add, r: Random, count: number, creatures: Rec[], groups: 
       version_group: r.pick(groups).name,
       form_names: isDefault ? [] : names(`Form ${i + 1}`),
       names: isDefault ? [] : names(`Creature form ${i + 1}`),
-      trigger_conditions: mega ? [{ trigger: 'item', name: r.pick(items).name }] : [],
+      trigger_conditions: mega ? [{ trigger: 'held-item', name: r.pick(items).name }] : [],
     });
   }
 }

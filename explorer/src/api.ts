@@ -5,9 +5,14 @@ export interface NamedRef {
   name: string;
   url: string;
 }
+/** A list's item: a record's name and url, or its url alone where the kind publishes no name (characteristic). */
+export interface ListItem {
+  name?: string;
+  url: string;
+}
 export interface List {
   count: number;
-  results: NamedRef[];
+  results: ListItem[];
 }
 export type ApiRecord = Record<string, unknown> & { id: number; name?: string };
 
@@ -103,5 +108,5 @@ export function recordApiUrl(kind: string, key: string | number): string {
 /** Every record of a kind, in the list's order, fetched in parallel; each is kept like any other read. */
 export async function records(kind: string): Promise<ApiRecord[]> {
   const { results } = await list(kind);
-  return Promise.all(results.map((ref) => record(kind, recordOf(ref.url)?.key ?? ref.name)));
+  return Promise.all(results.map((ref) => record(kind, recordOf(ref.url)?.key ?? String(ref.name))));
 }

@@ -58,8 +58,14 @@ function cell(attacker: string, defender: string, factor: Factor): HTMLElement {
   );
 }
 
-function chartTable(types: ChartType[], era: Era): HTMLElement {
+/** The types that existed in an era: a type's `generation` is the one that introduced it. */
+export function typesIn(types: ChartType[], era: Era): ChartType[] {
+  return era.id === undefined ? types : types.filter((t) => idOf(t.record.generation) <= era.id!);
+}
+
+function chartTable(all: ChartType[], era: Era): HTMLElement {
   const when = era.id === undefined ? 'today' : era.label;
+  const types = typesIn(all, era);
   return h(
     'table',
     { class: 'type-chart', 'data-generation': era.name ?? '' },
@@ -128,7 +134,7 @@ export function renderTypeChart({ types, eras, era, onPick }: ChartView): HTMLEl
     h(
       'p',
       { class: 'lede' },
-      `How much damage a move of each type does to a creature of each type: ${types.length} attacking types by ${types.length} defending types. A type's name opens its record.`,
+      `How much damage a move of each type does to a creature of each type; a past generation shows the types that existed then. A type's name opens its record.`,
     ),
     h('div', { class: 'chart-tools' }, h('label', { for: 'chart-generation' }, 'Generation'), picker, legend()),
     wrap,

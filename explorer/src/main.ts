@@ -136,21 +136,20 @@ function drawResults(): void {
     ? `${matches.length.toLocaleString()} of ${entries.length.toLocaleString()} match “${query}”`
     : `${entries.length.toLocaleString()} ${entries.length === 1 ? 'record' : 'records'}`;
   results.replaceChildren(
-    ...matches
-      .slice(0, shown)
-      .map((e) =>
+    ...matches.slice(0, shown).map((e) =>
+      h(
+        'li',
+        null,
         h(
-          'li',
-          null,
-          h(
-            'a',
-            { href: routeOf(kind, e.id), 'data-id': e.id, 'data-name': e.ref.name },
-            kind === 'type' ? h('span', { class: 'dot', style: typeStyle(e.ref.name) }) : null,
-            h('span', { class: 'name' }, e.ref.name),
-            h('span', { class: 'id' }, `#${e.id}`),
-          ),
+          'a',
+          { href: routeOf(kind, e.id), 'data-id': e.id, 'data-name': e.ref.name ?? null },
+          kind === 'type' && e.ref.name ? h('span', { class: 'dot', style: typeStyle(e.ref.name) }) : null,
+          // A record that publishes no name (a characteristic) goes by its url.
+          h('span', { class: 'name' }, e.ref.name ?? api.apiPathOf(e.ref.url) ?? e.ref.url),
+          h('span', { class: 'id' }, `#${e.id}`),
         ),
       ),
+    ),
   );
   if (matches.length === 0) results.append(h('li', { class: 'none' }, 'Nothing matches. Try part of a name, or an id.'));
   const rest = matches.length - shown;

@@ -53,11 +53,18 @@ export interface Sprite {
   icon: boolean;
 }
 
-/** Every image url under `sprites`, labelled by where it sits: `front shiny`, `generation-i · dawn-dusk`. */
+/**
+ * Every image under `sprites`, once, labelled by where it first sits: `front shiny`,
+ * `generation-i · dawn-dusk`. A creature's `other` and `versions` hold its images again, as PokeAPI
+ * shapes them: each is shown by its plain label.
+ */
 export function sprites(record: ApiRecord): Sprite[] {
   const out: Sprite[] = [];
+  const seen = new Set<string>();
   const walk = (value: unknown, path: string[]) => {
     if (typeof value === 'string' && /\.(svg|png|gif|webp)$/.test(value)) {
+      if (seen.has(value)) return;
+      seen.add(value);
       const leaf = path[path.length - 1] ?? '';
       const icon = leaf.includes('icon');
       const words = icon && path.length > 1 ? path.slice(0, -1) : path;

@@ -1,24 +1,26 @@
 // Client-side search over a kind's list: by id ("25", "#25") or by name, best matches first.
 // Each entry is prepared once, so a query over many thousands of entries takes well under a frame.
-import { idOf, type NamedRef } from './api.ts';
+import { idOf, type ListItem } from './api.ts';
 
 export interface Entry {
   id: number;
   idText: string;
   name: string;
-  ref: NamedRef;
+  ref: ListItem;
 }
 
-export function prepare(results: readonly NamedRef[]): Entry[] {
+export function prepare(results: readonly ListItem[]): Entry[] {
   return results.map((ref) => {
     const id = idOf(ref);
-    return { id, idText: String(id), name: ref.name.toLowerCase(), ref };
+    // A record that publishes no name is found by its id alone.
+    return { id, idText: String(id), name: ref.name?.toLowerCase() ?? '', ref };
   });
 }
 
 /** How well `entry` matches; lower is better, undefined is no match. */
 function rank(entry: Entry, q: string, qId: string | undefined): number | undefined {
   if (qId !== undefined && entry.idText === qId) return 0;
+  if (entry.name === '') return qId !== undefined && entry.idText.startsWith(qId) ? 5 : undefined;
   if (entry.name === q) return 1;
   if (entry.name.startsWith(q)) return 2;
   const at = entry.name.indexOf(q);

@@ -1,0 +1,331 @@
+// Stage 2, agree: PokeAPI states some facts twice, once on each record of a pair (A's
+// `double_damage_to` holds B, B's `double_damage_from` holds A). The source format keeps one side and
+// the build derives the other, so the two are compared here and every difference is reported: the
+// built API will say what the kept side says.
+import { recordsOf, refTarget, type Poke, type World } from './kinds.ts';
+
+export interface Disagreement {
+  /** The pair of statements, as `kind.field ↔ kind.field`. */
+  fact: string;
+  /** The record that says it, as `kind/name`. */
+  record: string;
+  detail: string;
+}
+
+/** One side's statement of a fact: a key both sides spell alike, and what it says, in words. */
+interface Claim {
+  key: string;
+  record: string;
+  says: string;
+}
+
+interface Side {
+  label: string;
+  claims: Claim[];
+}
+
+const idOf = (ref: unknown) => refTarget(ref)?.id;
+const label = (kind: string, record: Poke) => `${kind}/${record.name ?? record.id}`;
+const has = (world: World, kind: string, ref: unknown) => {
+  const target = refTarget(ref);
+  return target !== undefined && target.kind === kind && recordsOf(world, kind).has(target.id);
+};
+
+/** Claims from every record of `kind`: `each` gives the key and words of each statement it makes. */
+function claims(world: World, kind: string, each: (record: Poke) => Array<[string, string]>): Claim[] {
+  const out: Claim[] = [];
+  for (const record of recordsOf(world, kind).values())
+    for (const [key, says] of each(record)) out.push({ key, record: label(kind, record), says });
+  return out;
+}
+
+/** Every claim one side makes that the other does not. */
+function compare(left: Side, right: Side): Disagreement[] {
+  const fact = `${left.label} ↔ ${right.label}`;
+  const keys = (side: Side) => new Set(side.claims.map((c) => c.key));
+  const [l, r] = [keys(left), keys(right)];
+  return [
+    ...left.claims.filter((c) => !r.has(c.key)).map((c) => ({ fact, record: c.record, detail: `${c.says}; ${right.label} does not` })),
+    ...right.claims.filter((c) => !l.has(c.key)).map((c) => ({ fact, record: c.record, detail: `${c.says}; ${left.label} does not` })),
+  ];
+}
+
+/** A list field of `kind` whose items point at `target` records (by `via`, or the item itself). */
+function listed(world: World, kind: string, field: string, target: string, key: (self: Poke, item: Poke) => string, via?: string) {
+  return claims(world, kind, (record) =>
+    (record[field] ?? [])
+      .filter((item: Poke) => has(world, target, via ? item[via] : item))
+      .map((item: Poke) => {
+        const ref = via ? item[via] : item;
+        return [key(record, item), `${field} lists ${ref.name ?? ref.url}`];
+      }),
+  );
+}
+
+/** A reference field of `kind` to a `target` record. */
+function pointing(world: World, kind: string, field: string, target: string, key: (self: Poke) => string) {
+  return claims(world, kind, (record) => (has(world, target, record[field]) ? [[key(record), `${field} is ${record[field].name}`]] : []));
+}
+
+const RELATIONS = [
+  ['no_damage_to', 'no_damage_from', 0],
+  ['half_damage_to', 'half_damage_from', 0.5],
+  ['double_damage_to', 'double_damage_from', 2],
+] as const;
+
+/** A's `x_to` holds B iff B's `x_from` holds A, now. */
+function currentChart(world: World): Disagreement[] {
+  const side = (to: boolean): Side => ({
+    label: to ? 'type.damage_relations.*_to' : 'type.damage_relations.*_from',
+    claims: claims(world, 'type', (type) =>
+      RELATIONS.flatMap(([toField, fromField, factor]) =>
+        (type.damage_relations?.[to ? toField : fromField] ?? [])
+          .filter((ref: Poke) => has(world, 'type', ref))
+          .map((ref: Poke): [string, string] => [
+            to ? `${type.id}>${idOf(ref)}=${factor}` : `${idOf(ref)}>${type.id}=${factor}`,
+            `${to ? toField : fromField} lists ${ref.name}`,
+          ]),
+      ),
+    ),
+  });
+  return compare(side(true), side(false));
+}
+
+/**
+ * In a past generation G, B's `x_from` holds A iff A's attacking row then (its first past entry at
+ * or after G, else its current row) holds B at that factor; types of later generations aside.
+ */
+function pastChart(world: World): Disagreement[] {
+  const types = [...recordsOf(world, 'type').values()];
+  const generationOf = new Map(types.map((t) => [t.id, idOf(t.generation) ?? 0]));
+  const row = (relations: Poke = {}) => {
+    const out = new Map<number, number>();
+    for (const [toField, , factor] of RELATIONS) for (const ref of relations[toField] ?? []) out.set(idOf(ref)!, factor);
+    return out;
+  };
+  const rowAt = (attacker: Poke, generation: number) => {
+    const entry = (attacker.past_damage_relations ?? [])
+      .filter((p: Poke) => (idOf(p.generation) ?? 0) >= generation)
+      .sort((a: Poke, b: Poke) => idOf(a.generation)! - idOf(b.generation)!)[0];
+    return row(entry ? entry.damage_relations : attacker.damage_relations);
+  };
+  const out: Disagreement[] = [];
+  for (const defender of types) {
+    for (const past of defender.past_damage_relations ?? []) {
+      const generation = idOf(past.generation) ?? 0;
+      const fact = `type.past_damage_relations (${past.generation.name}) *_from ↔ the attackers' rows then`;
+      const stated = new Map<number, number>();
+      for (const [, fromField, factor] of RELATIONS)
+        for (const ref of past.damage_relations?.[fromField] ?? []) stated.set(idOf(ref)!, factor);
+      for (const attacker of types) {
+        if ((generationOf.get(attacker.id) ?? 0) > generation) continue;
+        const derived = rowAt(attacker, generation).get(defender.id);
+        const said = stated.get(attacker.id);
+        if (derived === said) continue;
+        const words = (f: number | undefined) => (f === undefined ? 'normal damage' : `${f}×`);
+        out.push({
+          fact,
+          record: label('type', defender),
+          detail: `${attacker.name} → ${defender.name}: ${words(said)} here, ${words(derived)} by ${attacker.name}'s row`,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** What the build derives each gender's species from: female 1–8 eighths, male 0–7, genderless -1. */
+const GENDER_RULE: Record<string, (rate: number) => boolean> = {
+  female: (r) => r >= 1,
+  male: (r) => r >= 0 && r <= 7,
+  genderless: (r) => r === -1,
+};
+
+function genders(world: World): Disagreement[] {
+  const details: Side = {
+    label: 'gender.pokemon_species_details',
+    claims: claims(world, 'gender', (g) =>
+      (g.pokemon_species_details ?? [])
+        .filter((d: Poke) => has(world, 'creature-species', d.pokemon_species))
+        .map((d: Poke): [string, string] => [
+          `${g.id}<${idOf(d.pokemon_species)}=${d.rate}`,
+          `lists ${d.pokemon_species.name} at rate ${d.rate}`,
+        ]),
+    ),
+  };
+  const gendersByName = [...recordsOf(world, 'gender').values()];
+  const rates: Side = {
+    label: 'pokemon-species.gender_rate',
+    claims: claims(world, 'creature-species', (s) =>
+      gendersByName
+        .filter((g) => GENDER_RULE[g.name]?.(s.gender_rate))
+        .map((g): [string, string] => [`${g.id}<${s.id}=${s.gender_rate}`, `gender_rate ${s.gender_rate} makes it ${g.name}`]),
+    ),
+  };
+  return compare(details, rates);
+}
+
+/** A nature that raises and lowers the same stat changes nothing: the build lists it on no stat. */
+const neutral = (n: Poke) => idOf(n.increased_stat) === idOf(n.decreased_stat);
+
+/** `kind.field` is {increase, decrease} of `{[amount], [member]: ref}`: each against `from.list` items pointing back by `via`. */
+function changes(
+  world: World,
+  kind: string,
+  field: string,
+  member: string,
+  from: string,
+  list: string,
+  via: string,
+  amount: string,
+): Disagreement[] {
+  const bucket = (n: number) => (n > 0 ? 'increase' : 'decrease');
+  const target: Side = {
+    label: `${kind}.${field}`,
+    claims: claims(world, kind, (record) =>
+      (['increase', 'decrease'] as const).flatMap((dir) =>
+        (record[field]?.[dir] ?? [])
+          .filter((c: Poke) => has(world, from, c[member]))
+          .map((c: Poke): [string, string] => [
+            `${record.id}<${idOf(c[member])}=${c[amount]}/${dir}`,
+            `${field}.${dir} lists ${c[member].name} (${c[amount]})`,
+          ]),
+      ),
+    ),
+  };
+  const source: Side = {
+    label: `${from}.${list}`,
+    claims: claims(world, from, (record) =>
+      (record[list] ?? [])
+        .filter((c: Poke) => c[amount] !== 0 && has(world, kind, c[via])) // no change is listed on neither side
+        .map((c: Poke): [string, string] => [
+          `${idOf(c[via])}<${record.id}=${c[amount]}/${bucket(c[amount])}`,
+          `${list} changes ${c[via].name} by ${c[amount]}`,
+        ]),
+    ),
+  };
+  return compare(target, source);
+}
+
+function natures(world: World): Disagreement[] {
+  const statSide: Side = {
+    label: 'stat.affecting_natures',
+    claims: claims(world, 'stat', (stat) =>
+      (['increase', 'decrease'] as const).flatMap((dir) =>
+        (stat.affecting_natures?.[dir] ?? [])
+          .filter((n: Poke) => has(world, 'nature', n))
+          .map((n: Poke): [string, string] => [`${stat.id}<${idOf(n)}/${dir}`, `affecting_natures.${dir} lists ${n.name}`]),
+      ),
+    ),
+  };
+  const natureSide: Side = {
+    label: 'nature.increased_stat/decreased_stat',
+    claims: claims(world, 'nature', (n) => {
+      if (neutral(n)) return [];
+      const out: Array<[string, string]> = [];
+      if (has(world, 'stat', n.increased_stat))
+        out.push([`${idOf(n.increased_stat)}<${n.id}/increase`, `increased_stat is ${n.increased_stat.name}`]);
+      if (has(world, 'stat', n.decreased_stat))
+        out.push([`${idOf(n.decreased_stat)}<${n.id}/decrease`, `decreased_stat is ${n.decreased_stat.name}`]);
+      return out;
+    }),
+  };
+  return compare(statSide, natureSide);
+}
+
+/** A list on one kind against a reference on the other: `target.field` lists X iff X's `via` points at it. */
+function inverse(world: World, target: string, field: string, from: string, via: string, item?: string): Disagreement[] {
+  const listSide = {
+    label: `${target}.${field}`,
+    claims: listed(world, target, field, from, (self, i) => `${self.id}<${idOf(item ? i[item] : i)}`, item),
+  };
+  const refSide = { label: `${from}.${via}`, claims: pointing(world, from, via, target, (self) => `${idOf(self[via])}<${self.id}`) };
+  return compare(listSide, refSide);
+}
+
+/** A type's `pokemon` (with slots) against each creature's `types`. */
+function typeCreatures(world: World): Disagreement[] {
+  const typeSide: Side = {
+    label: 'type.pokemon',
+    claims: claims(world, 'type', (t) =>
+      (t.pokemon ?? [])
+        .filter((p: Poke) => has(world, 'creature', p.pokemon))
+        .map((p: Poke): [string, string] => [`${t.id}<${idOf(p.pokemon)}@${p.slot}`, `pokemon lists ${p.pokemon.name} in slot ${p.slot}`]),
+    ),
+  };
+  const creatureSide: Side = {
+    label: 'pokemon.types',
+    claims: claims(world, 'creature', (c) =>
+      (c.types ?? [])
+        .filter((t: Poke) => has(world, 'type', t.type))
+        .map((t: Poke): [string, string] => [`${idOf(t.type)}<${c.id}@${t.slot}`, `types lists ${t.type.name} in slot ${t.slot}`]),
+    ),
+  };
+  return compare(typeSide, creatureSide);
+}
+
+/** A species' varieties (with is_default) against each creature's species and is_default. */
+function varieties(world: World): Disagreement[] {
+  const speciesSide: Side = {
+    label: 'pokemon-species.varieties',
+    claims: listed(world, 'creature-species', 'varieties', 'creature', (s, v) => `${s.id}<${idOf(v.pokemon)}=${v.is_default}`, 'pokemon'),
+  };
+  const creatureSide: Side = {
+    label: 'pokemon.species/is_default',
+    claims: pointing(world, 'creature', 'species', 'creature-species', (c) => `${idOf(c.species)}<${c.id}=${c.is_default}`),
+  };
+  return compare(speciesSide, creatureSide);
+}
+
+/**
+ * The build sums the chances of a creature's encounters in a version as its `max_chance`: PokeAPI's
+ * `max_chance` of each version detail is held to the sum of its encounter details' chances.
+ */
+function maxChances(world: World): Disagreement[] {
+  const out: Disagreement[] = [];
+  for (const area of recordsOf(world, 'location-area').values()) {
+    for (const encounter of area.pokemon_encounters ?? []) {
+      const sums = new Map<string, { sum: number; stated: Set<number> }>();
+      for (const detail of encounter.version_details ?? []) {
+        const version = detail.version?.name;
+        const entry = sums.get(version) ?? { sum: 0, stated: new Set<number>() };
+        for (const one of detail.encounter_details ?? []) entry.sum += one.chance ?? 0;
+        entry.stated.add(detail.max_chance);
+        sums.set(version, entry);
+      }
+      for (const [version, { sum, stated }] of sums) {
+        if (stated.size === 1 && stated.has(sum)) continue;
+        out.push({
+          fact: 'location-area version_details.max_chance ↔ the sum of its chances',
+          record: label('location-area', area),
+          detail: `${encounter.pokemon?.name} in ${version}: max_chance ${[...stated].join(', ')}, chances sum to ${sum}`,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** Every pair of statements PokeAPI makes of one fact that do not agree, in a fixed order. */
+export function checkAgreements(world: World): Disagreement[] {
+  const all = [
+    ...currentChart(world),
+    ...pastChart(world),
+    ...genders(world),
+    ...natures(world),
+    ...changes(world, 'athlon-stat', 'affecting_natures', 'nature', 'nature', 'pokeathlon_stat_changes', 'pokeathlon_stat', 'max_change'),
+    ...changes(world, 'stat', 'affecting_moves', 'move', 'move', 'stat_changes', 'stat', 'change'),
+    ...inverse(world, 'stat', 'characteristics', 'characteristic', 'highest_stat'),
+    ...inverse(world, 'creature', 'forms', 'creature-form', 'pokemon'),
+    ...inverse(world, 'location', 'areas', 'location-area', 'location'),
+    ...inverse(world, 'version-group', 'versions', 'version', 'version_group'),
+    ...inverse(world, 'generation', 'version_groups', 'version-group', 'generation'),
+    ...inverse(world, 'type', 'moves', 'move', 'type'),
+    ...inverse(world, 'move-damage-class', 'moves', 'move', 'damage_class'),
+    ...typeCreatures(world),
+    ...varieties(world),
+    ...maxChances(world),
+  ];
+  const text = (d: Disagreement) => `${d.fact}\0${d.record}\0${d.detail}`;
+  return all.sort((a, b) => (text(a) < text(b) ? -1 : text(a) > text(b) ? 1 : 0));
+}

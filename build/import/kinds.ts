@@ -1,0 +1,28 @@
+// The names PokeAPI and this project give the same things: "pokemon" is "creature" and "pokeathlon"
+// is "athlon", in kinds, fields and url paths alike.
+
+/** A PokeAPI kind or field name as this project spells it. */
+export const ourName = (name: string): string => name.replace(/pokeathlon/g, 'athlon').replace(/pokemon/g, 'creature');
+
+/** A PokeAPI record, as read: open JSON. */
+export type Poke = Record<string, any>;
+
+/** Where a PokeAPI reference points: the kind (our name) and id its url names, or undefined for another url. */
+export function refTarget(ref: unknown): { kind: string; id: number } | undefined {
+  const url = (ref as { url?: unknown } | null)?.url;
+  if (typeof url !== 'string') return undefined;
+  const match = /\/api\/v2\/([a-z0-9-]+)\/(\d+)\/?$/.exec(url);
+  return match ? { kind: ourName(match[1]!), id: Number(match[2]) } : undefined;
+}
+
+/** Every record read, by our kind and id. */
+export type World = Map<string, Map<number, Poke>>;
+
+/** The records of a kind, by id (none: an empty map). */
+export const recordsOf = (world: World, kind: string): Map<number, Poke> => world.get(kind) ?? new Map();
+
+/** The record a reference points at, if it was read. */
+export function deref(world: World, ref: unknown): Poke | undefined {
+  const target = refTarget(ref);
+  return target && world.get(target.kind)?.get(target.id);
+}

@@ -1,0 +1,52 @@
+// What the source format cannot hold as PokeAPI states it, gathered as the records are mapped: each
+// fold, substitution or drop by category, kind and field, with every record it touched.
+
+/** What became of a PokeAPI fact the source format cannot hold as it is. */
+export type Action = 'folded' | 'substituted' | 'dropped';
+
+export interface Loss {
+  action: Action;
+  category: string;
+  kind: string;
+  field: string;
+  /** The records it happened in, once each, as `<name>` of the kind (the id where a record has no name). */
+  records: string[];
+  /** How many times it happened (several in one record count once each). */
+  count: number;
+}
+
+/** The meaning of each category, for the report. */
+export const CATEGORIES: Record<string, string> = {
+  'encounter-details':
+    'a PokeAPI version detail with several encounter details became one version detail per encounter (the specification holds one object)',
+  'condition-values': 'an encounter with several condition values keeps the first (the specification holds one)',
+  'null-reference':
+    'a null reference the specification requires (a type\u2019s or a stat\u2019s move damage class) becomes the first record of its kind by id',
+  'characteristic-name': 'a characteristic (PokeAPI gives it no name) is named after its English description, or characteristic-<id>',
+  'duplicate-name': 'a record named as another of its kind with a lower id is named <name>-<id>: a name is unique within its kind',
+  'gender-to-evolve': 'a species PokeAPI lists under several genders needed to evolve keeps the first (the source names one)',
+  'trigger-condition': 'a form trigger condition the source format cannot hold (no record named, or a word it does not know)',
+  'reference-to-missing-record': 'a reference to a record that is not among those imported',
+  'reference-to-other-kind': 'a reference to a kind the source format does not expect there (such as an unpublished kind)',
+  'field-not-in-schema': 'a field the kind\u2019s schema does not have (most hold kinds this API does not publish)',
+  'empty-version-detail': 'a version detail with no encounter details: the specification needs one',
+};
+
+export class Losses {
+  readonly #byKey = new Map<string, Loss & { seen: Set<string> }>();
+
+  add(action: Action, category: string, kind: string, field: string, record: string): void {
+    const key = `${action}\0${category}\0${kind}\0${field}`;
+    let loss = this.#byKey.get(key);
+    if (!loss) this.#byKey.set(key, (loss = { action, category, kind, field, records: [], count: 0, seen: new Set() }));
+    loss.count++;
+    if (loss.seen.has(record)) return;
+    loss.records.push(record);
+    loss.seen.add(record);
+  }
+
+  /** Every loss, in a fixed order: by action, category, kind and field. */
+  list(): Loss[] {
+    return [...this.#byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, { seen: _seen, ...loss }]) => loss);
+  }
+}

@@ -1,0 +1,137 @@
+// Stage 3, prepare: each record made into one the source schema can hold, still in PokeAPI's shape:
+// what the specification states otherwise is folded here (an encounter's details, a type's
+// relations), what the source states on the other side of a pair is moved there (an item's stats,
+// a species' gender needed to evolve), and names are given or made unique. Every fold is noted in `losses`.
+import { recordsOf, refTarget, type Poke, type World } from './kinds.ts';
+import type { Losses } from './losses.ts';
+
+const byId = (a: Poke, b: Poke) => a.id - b.id;
+
+/** A new world whose records the generic mapping (map.ts) can carry over field by field. */
+export function prepareWorld(world: World, losses: Losses): World {
+  const out: World = new Map();
+  const itemStats = inverseRefs(world, 'stat', 'affecting_items');
+  const genderToEvolve = inverseRefs(world, 'gender', 'required_for_evolution');
+  for (const [kind, records] of world) {
+    const prepared = new Map<number, Poke>();
+    for (const [id, record] of records) {
+      let next = record;
+      if (kind === 'location-area') next = splitEncounters(record, losses);
+      else if (kind === 'type') next = typeRelations(record);
+      else if (kind === 'item') next = { ...record, affected_stats: (itemStats.get(id) ?? []).map(refOf) };
+      else if (kind === 'creature-species') next = withGenderToEvolve(record, genderToEvolve.get(id) ?? [], losses);
+      prepared.set(id, next);
+    }
+    out.set(kind, prepared);
+  }
+  if (out.has('characteristic')) out.set('characteristic', nameCharacteristics(out.get('characteristic')!, losses));
+  for (const [kind, records] of out) out.set(kind, uniqueNames(kind, records, losses));
+  return out;
+}
+
+/**
+ * A name is unique within its kind in the source format (it names the file); PokeAPI has a few twice.
+ * The record of the lowest id keeps it, the others become `<name>-<id>`; references follow, as they
+ * are written from the record they point at.
+ */
+function uniqueNames(kind: string, records: Map<number, Poke>, losses: Losses): Map<number, Poke> {
+  const taken = new Set<string>();
+  const out = new Map<number, Poke>();
+  for (const [id, record] of [...records].sort(([a], [b]) => a - b)) {
+    let next = record;
+    if (taken.has(record.name)) {
+      next = { ...record, name: `${record.name}-${id}` };
+      losses.add('substituted', 'duplicate-name', kind, 'name', next.name);
+    }
+    taken.add(next.name);
+    out.set(id, next);
+  }
+  return out;
+}
+
+const refOf = (record: Poke) => ({ name: record.name, url: `/api/v2/${record.kind}/${record.id}/` });
+
+/**
+ * For each record a `field` of `kind` lists, the records that list it, by id: the pair stated on
+ * the side this source format keeps. Each comes with its kind, for its reference.
+ */
+function inverseRefs(world: World, kind: string, field: string): Map<number, Poke[]> {
+  const out = new Map<number, Poke[]>();
+  for (const record of [...recordsOf(world, kind).values()].sort(byId)) {
+    for (const ref of record[field] ?? []) {
+      const target = refTarget(ref);
+      if (!target) continue;
+      const list = out.get(target.id) ?? [];
+      list.push({ ...record, kind });
+      out.set(target.id, list);
+    }
+  }
+  return out;
+}
+
+/** PokeAPI lists the genders a species needs to evolve on the gender; the source, on the species, one. */
+function withGenderToEvolve(species: Poke, genders: Poke[], losses: Losses): Poke {
+  if (genders.length > 1) losses.add('dropped', 'gender-to-evolve', 'creature-species', 'gender_required_to_evolve', species.name);
+  return { ...species, gender_required_to_evolve: genders[0] ? refOf(genders[0]) : null };
+}
+
+/**
+ * The specification's version detail holds one encounter: a PokeAPI version detail with several
+ * becomes one version detail per encounter, of the same version (the build sums their chances).
+ * Of several condition values the specification holds the first.
+ */
+function splitEncounters(area: Poke, losses: Losses): Poke {
+  const encounters = (area.pokemon_encounters ?? []).map((encounter: Poke) => ({
+    ...encounter,
+    version_details: (encounter.version_details ?? []).flatMap((detail: Poke) => {
+      const details: Poke[] = detail.encounter_details ?? [];
+      if (details.length === 0) losses.add('dropped', 'empty-version-detail', 'location-area', 'version_details', area.name);
+      if (details.length > 1) losses.add('folded', 'encounter-details', 'location-area', 'version_details[].encounter_details', area.name);
+      return details.map((one) => ({ ...detail, encounter_details: oneCondition(one, area, losses) }));
+    }),
+  }));
+  return { ...area, pokemon_encounters: encounters };
+}
+
+function oneCondition(details: Poke, area: Poke, losses: Losses): Poke {
+  const { condition_values: values = [], ...rest } = details;
+  for (let i = 1; i < values.length; i++)
+    losses.add('dropped', 'condition-values', 'location-area', 'encounter_details.condition_values', area.name);
+  return values.length ? { ...rest, condition_values: values[0] } : rest;
+}
+
+/**
+ * A type's relations as the source states them: its attacking row (`…_to`), now and in past
+ * generations; the `…_from` lists are the other types' rows, which agree.ts holds to them.
+ */
+function typeRelations(type: Poke): Poke {
+  const attacking = (relations: Poke = {}) => ({
+    no_damage_to: relations.no_damage_to ?? [],
+    half_damage_to: relations.half_damage_to ?? [],
+    double_damage_to: relations.double_damage_to ?? [],
+  });
+  return {
+    ...type,
+    damage_relations: attacking(type.damage_relations),
+    past_damage_relations: (type.past_damage_relations ?? []).map((p: Poke) => ({ ...p, damage_relations: attacking(p.damage_relations) })),
+  };
+}
+
+/** PokeAPI's characteristics have no name; the source's do. Named from the English description, unique. */
+function nameCharacteristics(records: Map<number, Poke>, losses: Losses): Map<number, Poke> {
+  const taken = new Set<string>();
+  const out = new Map<number, Poke>();
+  for (const [id, record] of [...records].sort(([a], [b]) => a - b)) {
+    const english = (record.descriptions ?? []).find((d: Poke) => d.language?.name === 'en')?.description ?? '';
+    const slug = english
+      .normalize('NFKD')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '');
+    const name = slug && !/^\d+$/.test(slug) && !taken.has(slug) ? slug : `characteristic-${id}`;
+    taken.add(name);
+    losses.add('substituted', 'characteristic-name', 'characteristic', 'name', name);
+    out.set(id, { ...record, name });
+  }
+  return out;
+}
