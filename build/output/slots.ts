@@ -113,11 +113,12 @@ export async function lock(file: string): Promise<() => Promise<void>> {
   await fs.rm(mine, { force: true });
   await fs.writeFile(mine, String(process.pid), { flag: 'wx' });
   try {
-    for (let attempt = 0; attempt < LOCK_ATTEMPTS; attempt++) {
+    for (const deadline = Date.now() + LOCK_WAIT_MS; Date.now() < deadline;) {
       if (await linked(mine, file)) return () => release(file);
       const holder = await holderOf(file);
+      if (holder === null) continue; // let go meanwhile: link again
       if (holder !== undefined && alive(holder)) throw new Busy(holder, path.dirname(file));
-      await breakStale(file, holder);
+      await breakStale(file, holder, mine);
     }
     throw new Error(`cannot take the build lock ${file}`);
   } finally {
@@ -125,8 +126,11 @@ export async function lock(file: string): Promise<() => Promise<void>> {
   }
 }
 
-/** How many times a build tries to take a lock it finds stale, each time another build may have got there first. */
-const LOCK_ATTEMPTS = 20;
+/**
+ * How long a build goes on trying to take a lock it finds stale while other builds do the same: the
+ * one removing it may be slow to be scheduled on a busy machine, and the others wait for it.
+ */
+const LOCK_WAIT_MS = 10_000;
 
 async function linked(from: string, to: string): Promise<boolean> {
   try {
@@ -138,26 +142,27 @@ async function linked(from: string, to: string): Promise<boolean> {
   }
 }
 
-/** The pid a lock holds; undefined when it is gone, or holds no pid (it was made by hand). */
-async function holderOf(file: string): Promise<number | undefined> {
+/** The pid a lock holds; undefined when it holds no pid (it was made by hand), null when there is no lock. */
+async function holderOf(file: string): Promise<number | undefined | null> {
   const text = await fs.readFile(file, 'utf8').catch(() => undefined);
+  if (text === undefined) return null;
   const pid = Number(text);
-  return text !== undefined && Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
 }
 
 /**
- * Removes a lock left by a build that was stopped, if it still holds `holder`: under the `breaking`
- * lock, which is held only between a read and a removal. One left by a build killed in that moment
- * is itself removed once its owner is gone.
+ * Removes a lock left by a build that was stopped, if it is still there holding `holder`: under the
+ * `breaking` lock, which is held only between a read and a removal. While a stale lock stands, no
+ * build can link its own in its place, so what was read is what is removed; a lock found gone is
+ * left for the next link, which another build may be making. A `breaking` lock left by a build
+ * killed in that moment is itself removed once its owner is gone.
  */
-async function breakStale(file: string, holder: number | undefined): Promise<void> {
+async function breakStale(file: string, holder: number | undefined, mine: string): Promise<void> {
   const breaking = `${file}.breaking`;
-  try {
-    await fs.writeFile(breaking, String(process.pid), { flag: 'wx' });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  // Made whole like the lock itself, from the file holding this build's pid.
+  if (!(await linked(mine, breaking))) {
     const other = await holderOf(breaking);
-    if (other === undefined || !alive(other)) await fs.rm(breaking, { force: true });
+    if (other !== null && (other === undefined || !alive(other))) await fs.rm(breaking, { force: true });
     await new Promise((resolve) => setTimeout(resolve, 5));
     return;
   }
