@@ -11,7 +11,7 @@
 // Fields are separated by tabs. A path holding a tab, a newline or a leading '"' is written as a
 // JSON string.
 import fs from 'node:fs/promises';
-import type { SourceStamp } from '../pipeline/discover.ts';
+import type { SourceStamp } from '../store.ts';
 
 const FORMAT = 'manifest 2';
 

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { hashText } from '../pipeline/parse.ts';
+import { hashText } from '../hash.ts';
 import { cacheDirs } from '../paths.ts';
 import type { SchemaSet } from './schemas.ts';
 
