@@ -18,10 +18,10 @@ const layers = [
   ['paths.ts', 'config.ts', 'tuning.ts', 'threads.ts', 'hash.ts', 'store.ts', 'api-types.ts'],
 ];
 const placed = new Set(layers.flat());
-const unplaced = fs.readdirSync(new URL('build', import.meta.url)).filter((name) => !placed.has(name));
+const unplaced = fs.readdirSync(new URL('build', import.meta.url)).filter((name) => !name.startsWith('.') && !placed.has(name));
 if (unplaced.length) throw new Error(`eslint.config.js: place build/${unplaced.join(', build/')} in a layer of \`layers\``);
 
-/** One zone per folder of a layer below the top one (each file of the lowest layer is one): what it may not import. */
+/** What each folder below the top layer may not import; the lowest layer's files, one zone, may import each other. */
 const layerZones = layers.slice(1).flatMap((layer, i) => {
   const above = layers.slice(0, i + 1).flat();
   const lowest = i === layers.length - 2;
