@@ -29,9 +29,9 @@ export const cacheDirs = {
 const API = 'api/v2';
 
 /**
- * The index key, and the list folder, of the per-kind NDJSON files: a list of its own (its results
- * name each kind's file), so that every value of the index is still a list's url. No kind may be
- * called so.
+ * The list folder of the per-kind NDJSON files (its results name each kind's file). The index holds
+ * kinds only, as PokeAPI's does; this list is linked from the OpenAPI document, the README and the
+ * explorer instead. No kind may be called so.
  */
 export const NDJSON_LIST = 'ndjson';
 /** The file holding every record of a kind, one a line: a dot in its name, so it is never a record's id or name path. */

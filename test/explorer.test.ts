@@ -79,8 +79,13 @@ describe('explorer', () => {
   test('home lists every kind', async () => {
     await page.goto(server.url + '/');
     const index = await (await fetch(`${server.url}/api/v2/index.json`)).json();
-    const kinds = Object.keys(index).filter((key) => key !== 'ndjson'); // the list of the NDJSON files, not a kind
+    const kinds = Object.keys(index); // kinds only, as PokeAPI's index
     await expect.poll(() => page.locator('.kind-card').count()).toBe(kinds.length);
+    // The NDJSON files are linked from here, since the index does not name them.
+    const listed = await (
+      await fetch(await page.locator('a[data-action="ndjson-list"]').evaluate((a) => (a as HTMLAnchorElement).href))
+    ).json();
+    expect(listed.results.map((r: { name: string }) => r.name)).toEqual([...kinds].sort());
     await page.screenshot({ path: path.join(shots, 'explorer-desktop-home.png') });
   });
 
@@ -176,6 +181,15 @@ describe('explorer', () => {
     const shown = await page.locator('.gallery img').evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).src));
     expect(shown.length).toBeGreaterThan(0);
     expect(new Set(shown).size).toBe(shown.length);
+  });
+
+  test("a kind's page links its NDJSON file", async () => {
+    await page.goto(server.url + '/#/stat');
+    const href = await page.locator('a[data-action="ndjson"]').evaluate((a) => (a as HTMLAnchorElement).href);
+    expect(href).toBe(`${server.url}/api/v2/stat/all.ndjson`);
+    const res = await fetch(href);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/application\/x-ndjson/);
   });
 
   test('lists characteristics by their urls, finds one by id and opens it', async () => {

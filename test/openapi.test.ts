@@ -96,6 +96,9 @@ describe('the OpenAPI document', () => {
       expect(doc.paths[p].get.responses['200'].content['application/json'].schema.$ref).toMatch(/^#\/components\/schemas\//);
     for (const p of ndjson) expect(Object.keys(doc.paths[p].get.responses['200'].content), p).toEqual(['application/x-ndjson']);
     expect(doc.servers).toEqual([{ url: BASE }]);
+    // The index lists kinds only, as PokeAPI's: the document says where the NDJSON files are.
+    expect(Object.keys(doc.components.schemas.ApiIndex.properties).sort()).toEqual([...kinds].sort());
+    expect(doc.info.description).toContain('/api/v2/ndjson/');
   });
 
   it('declares the record schema of each kind, the list shape, and the JSON 404', () => {

@@ -84,8 +84,9 @@ function* parts(
   const { pretty = false, published = new Map<string, string>(), keptLists, extra = new Map(), onRecord, late } = options;
   const ctx: Publishing = { store, schemas, validators, problems, pretty, published, hashes: new Map() };
   const kinds = [...schemas.kinds.keys()];
-  if (schemas.kinds.has(NDJSON_LIST)) throw new Error(`no kind may be called ${NDJSON_LIST}: the index lists the NDJSON files under it`);
-  const index = Object.fromEntries([...kinds, NDJSON_LIST].map((kind) => [kind, store.urls.list(kind)]));
+  if (schemas.kinds.has(NDJSON_LIST)) throw new Error(`no kind may be called ${NDJSON_LIST}: its folder is the list of the NDJSON files`);
+  // The index maps kinds to their lists and holds nothing else, as PokeAPI's does.
+  const index = Object.fromEntries(kinds.map((kind) => [kind, store.urls.list(kind)]));
   const total = kinds.reduce((n, kind) => n + store.valid(kind).length, late?.waiting ?? 0);
   const progress = { done: 0, total, onRecord };
   const order = late?.order ?? { early: kinds, late: [], after: [] };
@@ -201,7 +202,7 @@ function carriedHash(published: Files, idPath: string): string {
   return hash;
 }
 
-/** The list of the NDJSON files, one per kind by name, that the index names beside the kinds. */
+/** The list of the NDJSON files, one per kind by name: at `api/v2/ndjson/`, not in the index. */
 function ndjsonList(kinds: string[], { store, pretty }: Publishing): OutputFile {
   const results = [...kinds].sort().map((kind) => ({ name: kind, url: store.urls.ndjson(kind) }));
   return { rel: apiPaths.list(NDJSON_LIST), body: serialise({ count: results.length, next: null, previous: null, results }, pretty) };

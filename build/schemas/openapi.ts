@@ -28,7 +28,8 @@ export function openapiDocument(schemas: SchemaSet, baseUrl: string): Schema {
       version: packageVersion(),
       description:
         'Read-only reference data about a fictional game world, one record per request, as JSON. ' +
-        'Generated from the JSON Schemas in schemas/. Every record links to others as {name, url}.',
+        'Generated from the JSON Schemas in schemas/. Every record links to others as {name, url}. ' +
+        `Every record of a kind in one download: /api/v2/{kind}/all.ndjson, each listed at /api/v2/${NDJSON_LIST}/.`,
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     servers: [{ url: baseUrl }],
@@ -78,11 +79,11 @@ function documentSchemas(kinds: KindInfo[]): Schema {
     },
     [INDEX]: {
       title: INDEX,
-      description: `The url of every list endpoint, by kind, and under ${NDJSON_LIST} the list of the NDJSON files.`,
+      description: 'The url of every list endpoint, by kind, and nothing else, as PokeAPI gives it.',
       type: 'object',
-      required: [...kinds.map((k) => k.kind), NDJSON_LIST],
+      required: kinds.map((k) => k.kind),
       additionalProperties: false,
-      properties: Object.fromEntries([...kinds.map((k) => k.kind), NDJSON_LIST].map((key) => [key, { type: 'string', format: 'uri' }])),
+      properties: Object.fromEntries(kinds.map((k) => [k.kind, { type: 'string', format: 'uri' }])),
     },
     [NOT_FOUND]: {
       title: NOT_FOUND,
@@ -117,7 +118,8 @@ function endpointPaths(kinds: KindInfo[], kindDefinition: (kind: string) => stri
       get: {
         operationId: 'listNdjson',
         summary: 'List the NDJSON files',
-        description: 'Per kind, by kind name: its name, and the url of the file holding all its records.',
+        description:
+          'Per kind, by kind name: its name, and the url of the file holding all its records. Not in the index, which lists kinds only.',
         responses: { '200': jsonResponse(LIST, 'The NDJSON file of every kind.') },
       },
     },

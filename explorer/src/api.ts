@@ -85,10 +85,7 @@ export async function kinds(): Promise<string[]> {
   const index = await getJson<Record<string, string>>('index.json');
   const first = Object.values(index)[0];
   if (first && first.includes(API)) dataBase = first.slice(0, first.indexOf(API));
-  // The index's `ndjson` key names the list of the per-kind NDJSON files, not a kind.
-  return Object.keys(index)
-    .filter((key) => key !== 'ndjson')
-    .sort();
+  return Object.keys(index).sort();
 }
 
 export function list(kind: string): Promise<List> {
@@ -99,6 +96,14 @@ export function list(kind: string): Promise<List> {
 export function record(kind: string, key: string): Promise<ApiRecord> {
   return getJson<ApiRecord>(`${kind}/${key}/index.json`);
 }
+
+/** The file of every record of a kind, one a line (NDJSON), next to this page. */
+export function ndjsonUrl(kind: string): string {
+  return pageUrl(`${kind}/all.ndjson`);
+}
+
+/** The list of every kind's NDJSON file, next to this page. */
+export const ndjsonListUrl = (): string => pageUrl('ndjson/');
 
 /** The url a person would call for this record: the API's own, next to this page. */
 export function recordApiUrl(kind: string, key: string | number): string {

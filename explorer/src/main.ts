@@ -186,6 +186,15 @@ function showHome(): void {
           )
         : null,
       h(
+        'p',
+        null,
+        'Every record of a kind in one download: ',
+        h('code', null, 'api/v2/<kind>/all.ndjson'),
+        ', each listed at ',
+        h('a', { href: api.ndjsonListUrl(), 'data-action': 'ndjson-list' }, 'api/v2/ndjson/'),
+        '.',
+      ),
+      h(
         'div',
         { class: 'kinds' },
         state.kinds.map((k) =>
@@ -212,6 +221,12 @@ function showKind(kind: string): void {
         h('a', { class: 'button quiet', href: listUrl, target: '_blank', rel: 'noopener' }, 'List as JSON'),
         ' ',
         h('code', null, listUrl),
+      ),
+      h(
+        'p',
+        null,
+        h('a', { class: 'button quiet', href: api.ndjsonUrl(kind), download: '', 'data-action': 'ndjson' }, 'All records (NDJSON)'),
+        ' Every record of the kind in one file, one a line.',
       ),
     ),
   );
