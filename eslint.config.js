@@ -1,7 +1,42 @@
-// Lint: typescript-eslint's recommended rules, and no import cycles between the build's modules.
+// Lint: typescript-eslint's recommended rules, no import cycles between the build's modules, and the
+// build's layers (docs/ARCHITECTURE.md, Layout): a module imports from its own folder and the layers
+// below, never from a layer above or from another folder of its own layer.
+import fs from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+
+/** Every folder and file at the top of build/, by layer, highest first. */
+const layers = [
+  ['cli', 'launch.mjs', 'thread-entry.ts', 'thread.mjs'],
+  ['diff'],
+  ['tools', 'import'],
+  ['pipeline'],
+  ['output', 'site'],
+  ['incremental'],
+  ['schemas', 'report'],
+  ['paths.ts', 'config.ts', 'tuning.ts', 'threads.ts', 'hash.ts', 'store.ts', 'api-types.ts'],
+];
+const placed = new Set(layers.flat());
+const unplaced = fs.readdirSync(new URL('build', import.meta.url)).filter((name) => !name.startsWith('.') && !placed.has(name));
+if (unplaced.length) throw new Error(`eslint.config.js: place build/${unplaced.join(', build/')} in a layer of \`layers\``);
+
+/** What each folder below the top layer may not import; the lowest layer's files, one zone, may import each other. */
+const layerZones = layers.slice(1).flatMap((layer, i) => {
+  const above = layers.slice(0, i + 1).flat();
+  const lowest = i === layers.length - 2;
+  const targets = lowest ? [layer] : layer.map((name) => [name]);
+  return targets.map((target) => {
+    const from = [...above, ...layer.filter((name) => !target.includes(name))];
+    return {
+      target: target.map((name) => `build/${name}`),
+      from: from.map((name) => `build/${name}`),
+      message: lowest
+        ? 'the lowest layer of build/ imports nothing else of build/ (docs/ARCHITECTURE.md, Layout).'
+        : `build/${target[0]} may import only from the layers below it (docs/ARCHITECTURE.md, Layout).`,
+    };
+  });
+});
 
 export default tseslint.config(
   {
@@ -26,6 +61,7 @@ export default tseslint.config(
     },
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: layerZones }],
       // Records are open JSON; `any` marks the few places that read them without a schema type.
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],

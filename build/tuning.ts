@@ -1,4 +1,4 @@
-// Every number that trades speed against memory or start-up cost, in one place. What each buys, as
+// Every number that trades speed against memory, disk or start-up cost, in one place. What each buys, as
 // measured, is in docs/PERFORMANCE.md.
 
 /** From this many source files to parse, they are checked on worker threads; fewer on the build's own. */
@@ -10,6 +10,8 @@ export const CHECK_THREADS = 2;
 
 /** Files sent to the writer's thread at a time. */
 export const WRITE_BATCH = 64;
+/** Folders sent to the writer's thread at a time, ahead of the files that go in them: fewer messages. */
+export const WRITE_DIR_BATCH = 1024;
 /**
  * Batches, and bytes, sent to the writer and not yet placed, past which the build's thread places a
  * batch itself rather than queue more: enough that the writer is never idle, few enough to bound
@@ -20,6 +22,24 @@ export const WRITE_AHEAD_BYTES = 32 * 2 ** 20;
 
 /** Compiled validators kept for this many different schema sets (switching branches stays cheap). */
 export const VALIDATOR_CACHES_KEPT = 4;
+/**
+ * Urls the validators' `uri` format check remembers as passed, after which it forgets them all: most
+ * references name the same few thousand records, so the check's regular expression runs once for each
+ * url rather than once per reference, and the memory it holds stays bounded.
+ */
+export const URIS_REMEMBERED = 200_000;
+/** Builds of the explorer page kept in its cache, for this many different sources (switching branches stays cheap). */
+export const EXPLORER_BUILDS_KEPT = 4;
+
+/**
+ * Paths a tree's file list (the live manifest's) finds out of order by scanning its text, a few
+ * milliseconds each at a quarter of a million lines, before it indexes every path in a map: a rebuild
+ * asking for a few pays no map, one asking for many pays it once.
+ */
+export const PATH_SCANS_BEFORE_INDEX = 16;
+
+/** YAML documents kept parsed to place problems at their line and column: a file with many problems is parsed once. */
+export const LOCATED_DOCUMENTS_KEPT = 64;
 
 /** A kind's NDJSON file is written in pieces of about this many bytes, its records read one at a time. */
 export const JOIN_CHUNK_BYTES = 2 ** 20;

@@ -6,13 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { schemaSet } from '../build/pipeline/build.ts';
 import { derivations } from '../build/pipeline/derive.ts';
 import { serialise } from '../build/pipeline/serialise.ts';
-import { park } from '../build/incremental/facts.ts';
+import { park } from '../build/pipeline/facts.ts';
 import { formatMemory, parseMemory } from '../build/incremental/memory.ts';
 import { discover } from '../build/pipeline/discover.ts';
 import { defaultDataDir } from '../build/paths.ts';
 import { Problems } from '../build/report/problems.ts';
 import { resolve } from '../build/pipeline/resolve.ts';
-import { Store, type Data, type Entry } from '../build/pipeline/store.ts';
+import { Store, type Data, type Entry } from '../build/store.ts';
 import { validate } from '../build/pipeline/validate.ts';
 import { BASE, fixturesDir } from './helpers.ts';
 

@@ -6,8 +6,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { describe, expect, it, vi } from 'vitest';
-import { discover, listSources, type SourceFile } from '../build/pipeline/discover.ts';
-import { hashText, MAX_DEPTH, NotUtf8, parseSource, parseText, readText, withoutMark } from '../build/pipeline/parse.ts';
+import { discover, listSources } from '../build/pipeline/discover.ts';
+import type { SourceFile } from '../build/store.ts';
+import { hashText } from '../build/hash.ts';
+import { MAX_DEPTH, NotUtf8, parseSource, parseText, readText, withoutMark } from '../build/pipeline/parse.ts';
 import { Problems } from '../build/report/problems.ts';
 import { buildProblems, fixtureWorld, tempDir } from './helpers.ts';
 

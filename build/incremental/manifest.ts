@@ -11,7 +11,8 @@
 // Fields are separated by tabs. A path holding a tab, a newline or a leading '"' is written as a
 // JSON string.
 import fs from 'node:fs/promises';
-import type { SourceStamp } from '../pipeline/discover.ts';
+import type { SourceStamp } from '../store.ts';
+import { PATH_SCANS_BEFORE_INDEX } from '../tuning.ts';
 
 const FORMAT = 'manifest 2';
 
@@ -163,7 +164,7 @@ export class FileList implements Files {
    * quarter of a million lines), the rest in an index of every path, made then.
    */
   private search(rel: string): number {
-    if (!this.index && ++this.misses > FileList.SCANS) {
+    if (!this.index && ++this.misses > PATH_SCANS_BEFORE_INDEX) {
       this.index = new Map();
       for (let line = 0; line < this.size; line++) this.index.set(this.rel(line), line);
     }
@@ -184,7 +185,6 @@ export class FileList implements Files {
     }
     return low;
   }
-  private static readonly SCANS = 16;
   private misses = 0;
   get(rel: string): string | undefined {
     const i = this.indexOf(rel);

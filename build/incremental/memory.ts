@@ -1,21 +1,8 @@
-// The format of what a build remembers of its records (`.dist-builds/<tree>.records`, see facts.ts):
-// a header line, then one line per record — source path, source hash, id, hash of its derived fields
-// and its facts as JSON — separated by tabs. Apart from facts.ts so that a build can read it before
-// it knows whether there is anything to build.
-import type { Store } from '../pipeline/store.ts';
-
-export interface Remembered {
-  hash: string;
-  id: number;
-  /** Hash of the record's derived fields. */
-  derived: string;
-  /** Its facts, as JSON. */
-  facts: string;
-  /** The memory's text, and where this record's line lies in it (its newline included). */
-  text: string;
-  start: number;
-  end: number;
-}
+// The format of what a build remembers of its records (`.dist-builds/<tree>.records`, see
+// pipeline/facts.ts): a header line, then one line per record — source path, source hash, id, hash of
+// its derived fields and its facts as JSON — separated by tabs. Apart from facts.ts so that a build can
+// read it before it knows whether there is anything to build.
+import type { Remembered, Store } from '../store.ts';
 
 /** What the memory must match to be used: the tool and the options, and the live tree's key. */
 export interface MemoryHeader {

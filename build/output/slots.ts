@@ -14,7 +14,7 @@ import {
   type Manifest,
   type ManifestHeader,
 } from '../incremental/manifest.ts';
-import type { SourceStamp } from '../pipeline/discover.ts';
+import type { SourceStamp } from '../store.ts';
 
 /**
  * What a tree is built from, as its manifest records it. The files are given to `commit`, which asks

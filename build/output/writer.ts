@@ -5,7 +5,7 @@
 // itself instead of queueing it, so that neither thread waits and the memory held stays bounded.
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
 import { startThread } from '../threads.ts';
-import { WRITE_AHEAD, WRITE_AHEAD_BYTES, WRITE_BATCH } from '../tuning.ts';
+import { WRITE_AHEAD, WRITE_AHEAD_BYTES, WRITE_BATCH, WRITE_DIR_BATCH } from '../tuning.ts';
 import { placeBatch, removeDirs, type Op } from './place.ts';
 import type { FromWriter, ToWriter } from './write-thread.ts';
 
@@ -49,7 +49,7 @@ export class Writer {
   /** A folder to make, sent in batches, ahead of the files that go in it. */
   dir(dir: string): void {
     this.dirBatch.push(dir);
-    if (this.dirBatch.length === 1024) this.sendDirs();
+    if (this.dirBatch.length === WRITE_DIR_BATCH) this.sendDirs();
   }
 
   /**

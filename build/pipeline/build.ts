@@ -3,16 +3,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { baseUrlFromEnv, checkBaseUrl } from '../config.ts';
-import { discover, stampOf, type SourceFile, type SourceStamp } from './discover.ts';
-import { hashText, readUnhashed } from './parse.ts';
-import { formatMemory, parseMemory, type Remembered } from '../incremental/memory.ts';
+import { discover, stampOf } from './discover.ts';
+import { hashText } from '../hash.ts';
+import { readUnhashed } from './parse.ts';
+import { formatMemory, parseMemory } from '../incremental/memory.ts';
 import { layout, openTree, readLive, readLiveHeader, readMemory, type Inputs, type Live, type Tree } from '../output/trees.ts';
 import { checkOutput } from '../output/guard.ts';
 import { apiPaths, defaultDataDir, defaultOutDir, hostRuleFiles, projectRoot, relativeTo } from '../paths.ts';
 import { explorerFiles, sourceHash as explorerSourceHash } from '../site/explorer.ts';
 import { ENTRY as hostCodeEntry, hostCodeFiles } from '../site/host-code.ts';
 import { BuildFailed, Problems } from '../report/problems.ts';
-import type { Entry, Store } from './store.ts';
+import type { Entry, Remembered, SourceFile, SourceStamp, Store } from '../store.ts';
 import type { OutputFile } from '../output/plan.ts';
 import type { Order } from './order.ts';
 import type { LateKinds } from './render.ts';
@@ -32,7 +33,7 @@ const laterStages = async () => {
     import('./check-pool.ts'),
     import('./derive.ts'),
     import('./render.ts'),
-    import('../incremental/facts.ts'),
+    import('./facts.ts'),
     import('./order.ts'),
     import('./resolve.ts'),
   ]);

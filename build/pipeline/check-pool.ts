@@ -3,15 +3,14 @@
 // for small worlds; the build's thread indexes what they send back, in file order, so the store,
 // the problems and the output are the same as from `validate`.
 import os from 'node:os';
-import { park } from '../incremental/facts.ts';
-import type { SourceFile } from './discover.ts';
+import { park } from './facts.ts';
 import type { Problem, Problems } from '../report/problems.ts';
 import type { SchemaSet } from '../schemas/schemas.ts';
 import type { Validators } from '../schemas/validators.ts';
 import type { Worker } from 'node:worker_threads';
 import { startThread } from '../threads.ts';
 import { CHECK_CHUNK, CHECK_THREADS } from '../tuning.ts';
-import { Store, type Entry } from './store.ts';
+import { Store, type Entry, type SourceFile } from '../store.ts';
 import { checkFile, index, remembered, validEntry, type Checked } from './validate.ts';
 
 /** A file as sent to a thread. */

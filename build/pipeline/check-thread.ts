@@ -1,11 +1,11 @@
 // A checking thread (check-pool.ts): answers each chunk of files with what `checkFile` found in each.
 import { parentPort } from 'node:worker_threads';
-import { park } from '../incremental/facts.ts';
+import { park } from './facts.ts';
 import { Problems } from '../report/problems.ts';
 import { loadSchemas } from '../schemas/schemas.ts';
 import { compileValidators } from '../schemas/validators.ts';
 import type { Found, Sent } from './check-pool.ts';
-import type { SourceFile } from './discover.ts';
+import type { SourceFile } from '../store.ts';
 import { checkFile } from './validate.ts';
 
 export function serve(): void {

@@ -5,7 +5,7 @@
 // a test holds each derivation to its word.
 import { pointerOf, type Problems } from '../report/problems.ts';
 import { FORM_SPRITE_KEYS, formSprites, OTHER_SPRITE_SETS, OTHER_SPRITES_NEVER, typeIcons } from '../site/sprites.ts';
-import type { Data, Entry, Store } from './store.ts';
+import type { Data, Entry, Store } from '../store.ts';
 import { at } from './parse.ts';
 
 interface Context {

@@ -6,42 +6,13 @@ import path from 'node:path';
 import { UsageError } from '../config.ts';
 import { relativeTo } from '../paths.ts';
 import { fileStart, type Problem, type Problems } from '../report/problems.ts';
-import type { Remembered } from '../incremental/memory.ts';
+import type { SourceFile, SourceStamp } from '../store.ts';
 
 export const SOURCE_EXTENSIONS = ['yaml', 'yml', 'json'];
 const SOURCE_NAME = new RegExp(`^[^.].*\\.(${SOURCE_EXTENSIONS.join('|')})$`);
 
 /** Past this a file is refused rather than parsed: no record needs it. */
 export const MAX_FILE_BYTES = 4 * 1024 * 1024;
-
-/** A source file, and what the build has learnt of it so far. */
-export interface SourceFile {
-  /** Path relative to the data folder's parent, with '/' (`data/type/fire.yaml`). */
-  rel: string;
-  abs: string;
-  /** The folder name: the record kind the file claims to hold. */
-  kind: string;
-  /** The file name without its extension: the name of the record it should hold. */
-  stem: string;
-  size: number;
-  mtimeMs: number;
-  /** Why the file is not read at all (it is too large); its problem is reported already. */
-  refused?: string;
-  /** Hash of the text, once read or remembered: what tells a changed file from an unchanged one. */
-  hash?: string;
-  /** The text, while the build holds it. */
-  text?: string;
-  /**
-   * Parsed ahead of checking (a rebuild looks at a changed file's id first): the value, held until
-   * the file is checked; undefined when the file could not be read as a record.
-   */
-  parsed?: { value: unknown };
-  /** What the last build remembered of this unchanged file, when the record is not read in full. */
-  known?: Remembered;
-}
-
-/** What a build remembers of a source file to know, without reading it, that it has not changed. */
-export type SourceStamp = [size: number, mtimeMs: number, hash: string];
 
 export const stampOf = (file: SourceFile): SourceStamp => [file.size, file.mtimeMs, file.hash ?? ''];
 

@@ -2,12 +2,12 @@
 // anchors (and so aliases) goes to `yaml`, which caps alias expansion, and so does one js-yaml
 // refuses, so that every YAML error is placed and worded by one library. JSON files are read as JSON.
 import { isUtf8 } from 'node:buffer';
-import { hash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { locate, positionAt, yaml, type Position } from '../report/locate.ts';
 import { fileStart, type Problems } from '../report/problems.ts';
-import type { SourceFile } from './discover.ts';
+import { hashText } from '../hash.ts';
+import type { SourceFile } from '../store.ts';
 
 /** Records nest a handful of levels; a document nested deeper than this is refused. */
 export const MAX_DEPTH = 32;
@@ -23,9 +23,6 @@ const hasAnchor = (text: string) => text.includes('&') && ANCHOR.test(text);
 const require = createRequire(import.meta.url);
 let jsyamlModule: typeof import('js-yaml') | undefined;
 const jsyaml = () => (jsyamlModule ??= require('js-yaml') as typeof import('js-yaml'));
-
-/** What the build compares to know a source has not changed. */
-export const hashText = (text: string) => hash('sha1', text, 'base64url');
 
 /** A text without the byte-order mark some editors put first. */
 export const withoutMark = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);

@@ -8,9 +8,9 @@ import { apiPaths, hostRuleFiles, NDJSON_LIST, NOT_FOUND_BODY } from '../paths.t
 import { BuildFailed, type Problems } from '../report/problems.ts';
 import type { SchemaSet } from '../schemas/schemas.ts';
 import { formSprites, renderFormSprite, renderTypeIcon, typeIcons } from '../site/sprites.ts';
-import { unpark, type Context } from '../incremental/facts.ts';
+import { unpark, type Context } from './facts.ts';
 import type { Order } from './order.ts';
-import type { Data, Entry, Store } from './store.ts';
+import type { Data, Entry, Store } from '../store.ts';
 import type { Validators } from '../schemas/validators.ts';
 import { at } from './parse.ts';
 import { serialise } from './serialise.ts';

@@ -2,7 +2,7 @@
 // It runs after every record is loaded, so a reference's target may live in any file.
 import { pointerOf, type Problems } from '../report/problems.ts';
 import type { RefSite, SchemaSet } from '../schemas/schemas.ts';
-import type { Entry, Store } from './store.ts';
+import type { Entry, Store } from '../store.ts';
 import { at } from './parse.ts';
 import { nearest, show } from '../report/hints.ts';
 

@@ -3,14 +3,12 @@
 // or on a checking thread (pool.ts).
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { at, parseSource, readUnhashed } from './parse.ts';
-import type { SourceFile } from './discover.ts';
 import { apiPaths } from '../paths.ts';
 import { nearest, show } from '../report/hints.ts';
 import { fileStart, type Problems } from '../report/problems.ts';
 import { SLUG, type SchemaSet } from '../schemas/schemas.ts';
 import type { Validators } from '../schemas/validators.ts';
-import { Store, type Entry } from './store.ts';
-import type { Remembered } from '../incremental/memory.ts';
+import { Store, type Entry, type Remembered, type SourceFile } from '../store.ts';
 
 /** A record's name: what its name path and its file are called. */
 export const slug = new RegExp(SLUG);

@@ -2,6 +2,7 @@
 // it: the file is parsed again here, with positions, when a problem needs one.
 import type { Document, LineCounter, Node } from 'yaml';
 import { createRequire } from 'node:module';
+import { LOCATED_DOCUMENTS_KEPT } from '../tuning.ts';
 
 // `yaml` is loaded when first needed: most builds neither meet an anchor nor place a problem.
 const require = createRequire(import.meta.url);
@@ -35,7 +36,7 @@ function find(text: string, pointer: string, key: boolean): Position {
     const lines = new LineCounter();
     const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: false });
     parsed = { doc, lines };
-    if (cache.size > 64) cache.clear();
+    if (cache.size > LOCATED_DOCUMENTS_KEPT) cache.clear();
     cache.set(text, parsed);
   }
   const { doc, lines } = parsed;

@@ -5,8 +5,9 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { hashText } from '../pipeline/parse.ts';
+import { hashText } from '../hash.ts';
 import { cacheDirs } from '../paths.ts';
+import { URIS_REMEMBERED, VALIDATOR_CACHES_KEPT } from '../tuning.ts';
 import type { SchemaSet } from './schemas.ts';
 
 // Ajv is loaded when validators are first needed: a rebuild with nothing changed never needs them.
@@ -66,13 +67,13 @@ export function loadValidators(
 }
 
 /** Keeps the code for the few most recent schemas (switching branches back and forth stays cheap). */
-function prune(dir: string, keep = 4): void {
+function prune(dir: string): void {
   const kept = fs
     .readdirSync(dir)
     .filter((name) => /^validators-.*\.cjs$/.test(name))
     .map((name) => ({ file: path.join(dir, name), at: fs.statSync(path.join(dir, name)).mtimeMs }))
     .sort((a, b) => b.at - a.at);
-  for (const old of kept.slice(keep)) fs.rmSync(old.file, { force: true });
+  for (const old of kept.slice(VALIDATOR_CACHES_KEPT)) fs.rmSync(old.file, { force: true });
 }
 
 /** Ajv's code for every kind's source and response validators, as one CommonJS module. */
@@ -121,7 +122,7 @@ function formats(): { fullFormats: Record<string, unknown> } {
   const rememberedUri = (text: string) => {
     if (passed.has(text)) return true;
     if (!uri(text)) return false;
-    if (passed.size >= 200_000) passed.clear(); // a bound on what is held
+    if (passed.size >= URIS_REMEMBERED) passed.clear(); // a bound on what is held
     passed.add(text);
     return true;
   };

@@ -7,6 +7,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cacheDirs, projectRoot } from '../paths.ts';
+import { EXPLORER_BUILDS_KEPT } from '../tuning.ts';
 
 const explorerDir = path.join(projectRoot, 'explorer');
 const configFile = path.join(projectRoot, 'vite.config.ts');
@@ -93,7 +94,7 @@ async function writeCached(dir: string, files: Map<string, Buffer>): Promise<voi
 }
 
 /** Keeps the few most recent builds (switching branches back and forth stays cheap), drops the rest. */
-async function prune(keep = 4): Promise<void> {
+async function prune(): Promise<void> {
   const entries = await fs.readdir(cacheDir, { withFileTypes: true });
   const builds = await Promise.all(
     entries
@@ -101,7 +102,7 @@ async function prune(keep = 4): Promise<void> {
       .map(async (e) => ({ dir: path.join(cacheDir, e.name), at: (await fs.stat(path.join(cacheDir, e.name))).mtimeMs })),
   );
   builds.sort((a, b) => b.at - a.at);
-  for (const old of builds.slice(keep)) await fs.rm(old.dir, { recursive: true, force: true });
+  for (const old of builds.slice(EXPLORER_BUILDS_KEPT)) await fs.rm(old.dir, { recursive: true, force: true });
 }
 
 /** The built explorer, by path relative to the site root (`index.html`, `assets/index-….js`). */

@@ -3,7 +3,7 @@
 // different by gender, female ones. Same data, same bytes.
 import { hash, typeColour } from './colour.ts';
 import { apiPaths } from '../paths.ts';
-import type { Entry, Store } from '../pipeline/store.ts';
+import type { Entry, Store } from '../store.ts';
 
 export interface TypeIcon {
   generation: Entry;

@@ -1,7 +1,51 @@
-// The records of a build, indexed by kind, id and name (a record's url is read back to its kind and id).
-import type { SourceFile } from './discover.ts';
-import { parseRecordUrl, urls, type Urls } from '../paths.ts';
-import type { NamedRef } from '../api-types.ts';
+// The build's model of its data: the source files, what the last build remembered of each, and the
+// records read from them, indexed by kind, id and name (a record's url is read back to its kind and
+// id). Below every folder of build/: the stages make it, incremental/ remembers it, site/ draws from it.
+import { parseRecordUrl, urls, type Urls } from './paths.ts';
+import type { NamedRef } from './api-types.ts';
+
+/** A source file, and what the build has learnt of it so far. */
+export interface SourceFile {
+  /** Path relative to the data folder's parent, with '/' (`data/type/fire.yaml`). */
+  rel: string;
+  abs: string;
+  /** The folder name: the record kind the file claims to hold. */
+  kind: string;
+  /** The file name without its extension: the name of the record it should hold. */
+  stem: string;
+  size: number;
+  mtimeMs: number;
+  /** Why the file is not read at all (it is too large); its problem is reported already. */
+  refused?: string;
+  /** Hash of the text, once read or remembered: what tells a changed file from an unchanged one. */
+  hash?: string;
+  /** The text, while the build holds it. */
+  text?: string;
+  /**
+   * Parsed ahead of checking (a rebuild looks at a changed file's id first): the value, held until
+   * the file is checked; undefined when the file could not be read as a record.
+   */
+  parsed?: { value: unknown };
+  /** What the last build remembered of this unchanged file, when the record is not read in full. */
+  known?: Remembered;
+}
+
+/** What a build remembers of a source file to know, without reading it, that it has not changed. */
+export type SourceStamp = [size: number, mtimeMs: number, hash: string];
+
+/** What the last build remembered of an unchanged source file's record (incremental/memory.ts). */
+export interface Remembered {
+  hash: string;
+  id: number;
+  /** Hash of the record's derived fields. */
+  derived: string;
+  /** Its facts, as JSON. */
+  facts: string;
+  /** The memory's text, and where this record's line lies in it (its newline included). */
+  text: string;
+  start: number;
+  end: number;
+}
 
 export type Data = Record<string, any>;
 
@@ -15,7 +59,7 @@ export interface Entry {
   /** False when the record broke its schema; it is indexed but not resolved or published. */
   valid: boolean;
   /**
-   * True when `data` holds only the record's facts (facts.ts), resolved and then derived: the
+   * True when `data` holds only the record's facts (pipeline/facts.ts), resolved and then derived: the
    * whole record waits in `source`, or, for a record the last build remembered, in its file.
    */
   partial?: boolean;

@@ -14,18 +14,17 @@
 // published files, carried over from the live tree — otherwise it is read from its file when
 // published. When records are removed or renumbered, every kind that may refer to theirs is read
 // again, so that those references are resolved, or reported, anew.
-import { crossDerived, deriveOwn, factFields } from '../pipeline/derive.ts';
-import { serialise } from '../pipeline/serialise.ts';
-import { hashText, parseSource, sourceText } from '../pipeline/parse.ts';
-import type { SourceFile } from '../pipeline/discover.ts';
+import { crossDerived, deriveOwn, factFields } from './derive.ts';
+import { serialise } from './serialise.ts';
+import { hashText } from '../hash.ts';
+import { parseSource, sourceText } from './parse.ts';
 import { apiPaths } from '../paths.ts';
 import { fileStart, type Problems } from '../report/problems.ts';
-import { resolveEntry } from '../pipeline/resolve.ts';
+import { resolveEntry } from './resolve.ts';
 import { kindsOf, type RefSite, type SchemaSet } from '../schemas/schemas.ts';
-import type { Data, Entry, Store } from '../pipeline/store.ts';
-import { checkFile, index, validEntry } from '../pipeline/validate.ts';
+import type { Data, Entry, Remembered, SourceFile, Store } from '../store.ts';
+import { checkFile, index, validEntry } from './validate.ts';
 import type { Validators } from '../schemas/validators.ts';
-import type { Remembered } from './memory.ts';
 
 const memo = <T>(make: (kind: string) => T) => {
   const cache = new Map<string, T>();
