@@ -1,31 +1,13 @@
 // Conditional requests as browsers and CDNs send them (RFC 9110 §13.1.2), to the real server: a
 // 304 when any tag named matches by weak comparison, or for `*`, carrying the ETag and
 // Cache-Control the 200 would; pages of a list are tagged and answered the same way.
-import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { noneMatchHits } from '../build/site/paging.ts';
-import { servedStarterWorld } from './helpers.ts';
+import { rawRequest, servedStarterWorld } from './helpers.ts';
 
 const world = servedStarterWorld();
 
-interface Answer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-function get(pathname: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(world.url + pathname, { method, headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const get = (pathname: string, headers: Record<string, string> = {}, method = 'GET') => rawRequest(world.url, pathname, method, headers);
 
 /** The If-None-Match values that name `etag`, as clients write them, and some that do not. */
 const matching = (etag: string) => [etag, `W/${etag}`, '*', ` * `, `"nope", ${etag}`, `W/"nope",W/${etag}`, `"a,b", ${etag}`];

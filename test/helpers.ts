@@ -1,6 +1,7 @@
 // Shared test helpers: fixture worlds copied into temp folders, builds into them, a real server.
 import { cpSync, type Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
@@ -119,4 +120,26 @@ export async function until(check: () => Promise<boolean>, timeoutMs = 10_000, s
     await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error(`not within ${timeoutMs} ms${said ? `; the process said:\n${said()}` : ''}`);
+}
+
+/** What the server answered, its body read whole. */
+export interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** A request to `base` with the path sent exactly as written (fetch would normalise `..` away). */
+export function rawRequest(base: string, pathname: string, method = 'GET', headers: Record<string, string> = {}): Promise<Answer> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ hostname, port, path: pathname, method, headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }

@@ -1,32 +1,13 @@
 // The real server on a free loopback port, asked the way clients ask.
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { servedStarterWorld } from './helpers.ts';
+import { rawRequest, servedStarterWorld } from './helpers.ts';
 
 const world = servedStarterWorld();
 
-interface Answer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
 /** A request with the path sent exactly as written (fetch would normalise `..` away). */
-function raw(pathname: string, method = 'GET', headers: Record<string, string> = {}): Promise<Answer> {
-  const { hostname, port } = new URL(world.url);
-  return new Promise((resolve, reject) => {
-    const req = http.request({ hostname, port, path: pathname, method, headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const raw = (pathname: string, method = 'GET', headers: Record<string, string> = {}) => rawRequest(world.url, pathname, method, headers);
 const file = (rel: string) => fs.readFileSync(path.join(world.out, rel), 'utf8');
 const SPEC_KINDS = ['type', 'creature-form', 'location-area', 'athlon-stat', 'gender', 'stat'];
 

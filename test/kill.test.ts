@@ -1,6 +1,6 @@
 // A build killed at any moment (kill -9) leaves dist/ exactly the old tree or exactly the new
 // one: never a mix, never missing. Runs the real command line and kills it at many points.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +12,16 @@ const RUNS = 24;
 
 const BASES = { a: 'https://a.example.org', b: 'https://b.example.org' };
 
+/** The build's command line, as its own process, printing nothing. */
+function startBuild(data: string, out: string, base: string, extra: string[]): ChildProcess {
+  const cli = path.join(projectRoot, 'build/cli/build.ts');
+  return spawn(process.execPath, ['--import', 'tsx', cli, '--data', data, '--out', out, ...extra], {
+    cwd: projectRoot,
+    env: { ...process.env, BASE_URL: base },
+    stdio: 'ignore',
+  });
+}
+
 /** Starts the CLI; kills it with SIGKILL after `killAfter` ms unless it ends first. */
 function buildKilledAfter(
   data: string,
@@ -21,15 +31,7 @@ function buildKilledAfter(
   extra: string[] = [],
 ): Promise<{ killed: boolean; ms: number }> {
   const started = performance.now();
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(projectRoot, 'build/cli/build.ts'), '--data', data, '--out', out, ...extra],
-    {
-      cwd: projectRoot,
-      env: { ...process.env, BASE_URL: base },
-      stdio: 'ignore',
-    },
-  );
+  const child = startBuild(data, out, base, extra);
   const timer = setTimeout(() => child.kill('SIGKILL'), killAfter);
   return new Promise((resolve) => {
     child.on('exit', (_code, signal) => {
@@ -158,15 +160,7 @@ function buildKilledWhen(
   delay: number,
   extra: string[] = [],
 ): Promise<{ killed: boolean }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(projectRoot, 'build/cli/build.ts'), '--data', data, '--out', out, ...extra],
-    {
-      cwd: projectRoot,
-      env: { ...process.env, BASE_URL: base },
-      stdio: 'ignore',
-    },
-  );
+  const child = startBuild(data, out, base, extra);
   const watch = setInterval(() => {
     let now = false;
     try {
