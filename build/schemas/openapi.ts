@@ -44,39 +44,37 @@ export function openapiDocument(schemas: SchemaSet, baseUrl: string): Schema {
   };
 }
 
+/** A page of a list, as PokeAPI pages: the count, the pages beside it, and its results, each `item`. */
+function page(title: string, description: string, item: Schema): Schema {
+  return {
+    title,
+    description,
+    type: 'object',
+    required: ['count', 'next', 'previous', 'results'],
+    additionalProperties: false,
+    properties: {
+      count: { type: 'integer', minimum: 0 },
+      next: { type: ['string', 'null'], format: 'uri' },
+      previous: { type: ['string', 'null'], format: 'uri' },
+      results: { type: 'array', items: item },
+    },
+  };
+}
+
 /** The shapes of the responses that are not records: a kind's list, the index and the 404 body. */
 function documentSchemas(kinds: KindInfo[]): Schema {
   return {
-    [LIST]: {
-      title: LIST,
-      description:
-        'Records of one kind: count is every record, results the page asked for by offset and limit, next and previous the urls of the pages beside it (null at either end). Without offset or limit, every record in one page.',
+    [LIST]: page(
+      LIST,
+      'Records of one kind: count is every record, results the page asked for by offset and limit, next and previous the urls of the pages beside it (null at either end). Without offset or limit, every record in one page.',
+      { $ref: `${COMPONENTS}NamedRef` },
+    ),
+    [URL_LIST]: page(URL_LIST, 'Records of one kind that publish no name, each as its url alone; paged as a NamedRefList.', {
       type: 'object',
-      required: ['count', 'next', 'previous', 'results'],
+      required: ['url'],
       additionalProperties: false,
-      properties: {
-        count: { type: 'integer', minimum: 0 },
-        next: { type: ['string', 'null'], format: 'uri' },
-        previous: { type: ['string', 'null'], format: 'uri' },
-        results: { type: 'array', items: { $ref: `${COMPONENTS}NamedRef` } },
-      },
-    },
-    [URL_LIST]: {
-      title: URL_LIST,
-      description: 'Records of one kind that publish no name, each as its url alone; paged as a NamedRefList.',
-      type: 'object',
-      required: ['count', 'next', 'previous', 'results'],
-      additionalProperties: false,
-      properties: {
-        count: { type: 'integer', minimum: 0 },
-        next: { type: ['string', 'null'], format: 'uri' },
-        previous: { type: ['string', 'null'], format: 'uri' },
-        results: {
-          type: 'array',
-          items: { type: 'object', required: ['url'], additionalProperties: false, properties: { url: { type: 'string', format: 'uri' } } },
-        },
-      },
-    },
+      properties: { url: { type: 'string', format: 'uri' } },
+    }),
     [INDEX]: {
       title: INDEX,
       description: 'The url of every list endpoint, by kind, and nothing else, as PokeAPI gives it.',
