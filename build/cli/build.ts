@@ -2,7 +2,6 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createRequire } from 'node:module';
 import { build, type BuildResult, type Progress } from '../pipeline/build.ts';
 import { UsageError } from '../config.ts';
 import { OutputFailed } from '../output/failure.ts';
@@ -10,6 +9,7 @@ import { Busy } from '../output/trees.ts';
 import { defaultDataDir } from '../paths.ts';
 import { BuildFailed, formatProblems, jsonText, sortProblems } from '../report/problems.ts';
 import { formatGithub } from '../report/github.ts';
+import { terminalBar } from './progress.ts';
 import { editorSchemasFor } from '../schemas/editor-schemas.ts';
 
 const HELP = `Usage: npm run build -- [options]
@@ -62,8 +62,8 @@ export function summary(result: BuildResult, check = false, out = 'dist'): strin
 
 /** Where the build is: a bar on a terminal, one plain line per stage elsewhere (CI, pipes). */
 function progressReporter(): { onProgress: (event: Progress) => void; stop: () => void } {
-  const live = process.stderr.isTTY && !process.env.CI;
-  if (!live) {
+  const bar = terminalBar('records');
+  if (!bar) {
     return {
       onProgress: (e) => {
         if ('ms' in e) console.error(`  ${e.stage.padEnd(9)} ${(e.ms / 1000).toFixed(2)}s`);
@@ -71,12 +71,6 @@ function progressReporter(): { onProgress: (event: Progress) => void; stop: () =
       stop: () => {},
     };
   }
-  // Loaded only for a terminal: elsewhere a build prints plain lines.
-  const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof import('cli-progress');
-  const bar = new cliProgress.SingleBar(
-    { stream: process.stderr, format: '  {stage} [{bar}] {value}/{total} records', hideCursor: true, clearOnComplete: true },
-    cliProgress.Presets.shades_classic,
-  );
   let started = false;
   return {
     onProgress: (e) => {

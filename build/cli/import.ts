@@ -3,12 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createRequire } from 'node:module';
 import { importWorld, type ImportResult } from '../import/import.ts';
 import { CATEGORIES } from '../import/losses.ts';
 import { SourceError, type Progress } from '../import/read.ts';
 import { OutError } from '../import/write.ts';
 import { defaultDataDir } from '../paths.ts';
+import { terminalBar } from './progress.ts';
 
 const HELP = `Usage: npm run import -- --from DIR [--out DIR]
 
@@ -26,14 +26,10 @@ Exit codes: 0 imported, 2 wrong usage (no --from, an --out that holds files) or 
 
 /** A bar per stage on a terminal; one plain line per stage elsewhere (CI, pipes). */
 function progressReporter(): Progress & { stop(): void } {
-  if (!process.stderr.isTTY || process.env.CI) {
+  const bar = terminalBar('files');
+  if (!bar) {
     return { start: (stage, total) => console.error(`  ${stage.padEnd(6)} ${total} files`), tick: () => {}, stop: () => {} };
   }
-  const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof import('cli-progress');
-  const bar = new cliProgress.SingleBar(
-    { stream: process.stderr, format: '  {stage} [{bar}] {value}/{total} files', hideCursor: true, clearOnComplete: true },
-    cliProgress.Presets.shades_classic,
-  );
   let running = false;
   return {
     start: (stage, total) => {
