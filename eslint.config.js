@@ -43,7 +43,8 @@ export default tseslint.config(
     ignores: [
       'node_modules/**',
       'dist/**',
-      '.dist-builds/**',
+      // Every output beside it, as .gitignore has them: the trees, and what npm start builds for another address.
+      '.dist-*/**',
       'explorer/dist/**',
       'hosts/node_modules/**',
       'bench-results/**',
