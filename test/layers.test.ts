@@ -36,3 +36,11 @@ describe('the layers of build/', () => {
     expect(await layerErrors('build/pipeline/probe.ts', "export type { Op } from '../output/place.ts';\n")).toEqual([]);
   });
 });
+
+describe('what lint reads', () => {
+  it('passes over every output folder, as .gitignore does: built bundles are not source', async () => {
+    for (const rel of ['dist/assets/index.js', '.dist-builds/a/_worker.js', '.dist-serve/localhost-3456-8daca32f/_worker.js'])
+      expect(await eslint.isPathIgnored(path.join(projectRoot, rel)), rel).toBe(true);
+    expect(await eslint.isPathIgnored(path.join(projectRoot, 'build/cli/start.ts'))).toBe(false);
+  });
+});
