@@ -1,12 +1,14 @@
 // Starts a command of the build (`build`, `start`, `dev`, `diff`, `import`) from compiled JavaScript: the TypeScript
-// sources are bundled by esbuild into node_modules/.cache/build/<hash of the sources>/ the first time
-// they are run, and that bundle is run from then on. The hash covers every source file, so a bundle
-// of other sources is never run; a new one is made instead, in a folder of its own, and put in place
-// by one rename. Usage: node build/launch.mjs <command> [arguments]
+// sources are bundled by esbuild into the cache's `build` area (cache.mjs), under a hash of the
+// sources, the first time they are run, and that bundle is run from then on. The hash covers every
+// source file, so a bundle of other sources is never run; a new one is made instead.
+// Usage: node build/launch.mjs <command> [arguments]
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Cache, cacheRoot } from './cache.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Each bundle entry, by its name in the bundle; all sit in one folder, beside the shared chunks. */
@@ -19,8 +21,6 @@ const ENTRIES = {
   'thread-entry': 'thread-entry.ts',
 };
 const COMMANDS = ['build', 'start', 'dev', 'diff', 'import'];
-/** Bundles of other sources kept, for switching branches back and forth. */
-const KEEP = 4;
 
 /** A hash of everything the bundle is made from: the sources, the launcher, the project's path and esbuild. */
 function sourcesHash() {
@@ -39,12 +39,12 @@ function sourcesHash() {
   return hash.digest('base64url').slice(0, 16);
 }
 
-async function bundle(dir) {
-  const { build } = await import('esbuild');
-  const temp = `${dir}.${process.pid}.tmp`;
-  await build({
+/** Bundles the commands into `dir`. */
+/** Bundles the commands into `dir`, with esbuild (loaded only when a bundle is to be made). */
+function bundle(esbuild, dir) {
+  esbuild.buildSync({
     entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, path.join(root, 'build', file)])),
-    outdir: temp,
+    outdir: dir,
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -56,21 +56,24 @@ async function bundle(dir) {
     define: { __PROJECT_ROOT__: JSON.stringify(root) },
     logLevel: 'error',
   });
-  try {
-    fs.renameSync(temp, dir);
-  } catch {
-    fs.rmSync(temp, { recursive: true, force: true }); // another process made it first: the same bytes
-  }
-  prune(path.dirname(dir));
+  // The bundle imports the project's packages; the cache may be outside the project (CRS_CACHE_DIR).
+  fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
 }
 
-function prune(cache) {
-  const dirs = fs
-    .readdirSync(cache)
-    .filter((name) => !name.endsWith('.tmp'))
-    .map((name) => ({ dir: path.join(cache, name), at: fs.statSync(path.join(cache, name)).mtimeMs }))
-    .sort((a, b) => b.at - a.at);
-  for (const old of dirs.slice(KEEP)) fs.rmSync(old.dir, { recursive: true, force: true });
+/** The bundle of these sources: the cache's, or one made now and kept there. */
+async function bundled() {
+  const bundles = new Cache(path.join(cacheRoot(root), 'build'));
+  const key = sourcesHash();
+  const found = bundles.find(key);
+  if (found) return found;
+  const esbuild = await import('esbuild');
+  const made = bundles.make(key, (dir) => bundle(esbuild, dir));
+  if (made) return made;
+  // A cache that cannot be written still runs the command, from a bundle made for this run alone.
+  const once = fs.mkdtempSync(path.join(os.tmpdir(), 'crs-build-'));
+  process.on('exit', () => fs.rmSync(once, { recursive: true, force: true }));
+  bundle(esbuild, once);
+  return once;
 }
 
 const [command, ...args] = process.argv.slice(2);
@@ -78,8 +81,7 @@ if (!COMMANDS.includes(command)) {
   console.error(`usage: node build/launch.mjs ${COMMANDS.join('|')} [arguments]`);
   process.exit(2);
 }
-const dir = path.join(root, 'node_modules', '.cache', 'build', sourcesHash());
-if (!fs.existsSync(dir)) await bundle(dir);
+const dir = await bundled();
 const entry = await import(pathToFileURL(path.join(dir, `${command}.js`)).href);
 if (typeof entry.main === 'function') {
   const code = await entry.main(args);

@@ -2,6 +2,7 @@
 // project's own folders. Nothing else builds `/api/v2/...` strings or output paths.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cacheRoot } from './cache.mjs';
 
 // Compiled, the build runs from a bundle elsewhere (launch.mjs), which is told the project's folder.
 declare const __PROJECT_ROOT__: string | undefined;
@@ -19,12 +20,8 @@ export const serverOutputsDir = path.join(projectRoot, '.dist-serve');
 export const sourceSchemasDir = path.join(schemasDir, 'source');
 /** The same schemas offering the names of the records that exist: kept by builds of `data/`, git-ignored. */
 export const editorSchemasDir = path.join(projectRoot, '.editor-schemas');
-/** What builds keep between runs that is not output: the explorer page as vite built it, the validators' code, the hosts' bundled code. */
-export const cacheDirs = {
-  explorer: path.join(projectRoot, 'node_modules', '.cache', 'explorer'),
-  validators: path.join(projectRoot, 'node_modules', '.cache', 'validators'),
-  hostCode: path.join(projectRoot, 'node_modules', '.cache', 'host-code'),
-};
+/** The folder of one area of the build's cache (cache.mjs), by its name. */
+export const cacheArea = (area: string) => path.join(cacheRoot(projectRoot), area);
 
 const API = 'api/v2';
 

@@ -100,8 +100,8 @@ describe('validators kept between builds', () => {
   it('are compiled again when the kept code is damaged', async () => {
     const dir = await tempDir();
     loadValidators(schemas, dir);
-    const [file] = fs.readdirSync(dir);
-    fs.writeFileSync(path.join(dir, file!), 'module.exports = (');
+    const [entry] = fs.readdirSync(dir);
+    fs.writeFileSync(path.join(dir, entry!, 'validators.cjs'), 'module.exports = (');
     const again = loadValidators(schemas, dir);
     expect(again.cached).toBe(false);
     expect(judge(again.validators, 'source', 'type', { id: 1 }).valid).toBe(false);

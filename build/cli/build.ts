@@ -41,7 +41,8 @@ export function summary(result: BuildResult, check = false, out = 'dist'): strin
   const row = (label: string, value: string | number) => `  ${label.padEnd(width)}  ${String(value).padStart(9)}`;
   const seconds = `${(result.ms / 1000).toFixed(2)}s`;
   const lines = [row('kind', 'records'), ...kinds.map(([k, n]) => row(k, n)), row('all', total), ''];
-  if (check) lines.push(`checked ${total} records in ${seconds}: no problems`);
+  const cached = result.cached ? ` (${result.cached} as checked before, from the cache)` : '';
+  if (check) lines.push(`checked ${total} records in ${seconds}: no problems${cached}`);
   else if (result.files === 0) lines.push(`nothing changed: ${out}/ is up to date (${result.unchanged} files) in ${seconds}`);
   else {
     lines.push(
@@ -54,6 +55,7 @@ export function summary(result: BuildResult, check = false, out = 'dist'): strin
       row('unchanged', result.unchanged),
       row('removed', result.removed),
       row('files read', result.parsed),
+      row('from cache', result.cached),
       row('seconds', (result.ms / 1000).toFixed(2)),
     );
   }

@@ -29,15 +29,16 @@ import { CHECK_ON_THREADS_FROM } from '../tuning.ts';
  * rebuild that changes nothing is over sooner than they load.
  */
 const laterStages = async () => {
-  const [checkPool, derive, render, facts, order, resolve] = await Promise.all([
+  const [checkPool, checked, derive, render, facts, order, resolve] = await Promise.all([
     import('./check-pool.ts'),
+    import('./checked.ts'),
     import('./derive.ts'),
     import('./render.ts'),
     import('./facts.ts'),
     import('./order.ts'),
     import('./resolve.ts'),
   ]);
-  return { checkPool, derive, render, facts, order, resolve };
+  return { checkPool, checked, derive, render, facts, order, resolve };
 };
 
 export interface BuildOptions {
@@ -76,8 +77,10 @@ export interface BuildResult {
   unchanged: number;
   /** Files removed because their record is gone. */
   removed: number;
-  /** Source files parsed; the others entered by what the last build remembered of them (facts.ts). */
+  /** Source files parsed; the others entered by what the last build remembered of them (facts.ts), or were taken from the cache. */
   parsed: number;
+  /** Source files whose record was taken as checked from the cache (checked.ts). */
+  cached: number;
   bytes: number;
   ms: number;
   /** Milliseconds spent in each stage, for the benchmark. */
@@ -183,7 +186,7 @@ export async function build(options: BuildOptions = {}, tuning: Tuning = {}): Pr
   }
 }
 
-const none = { files: 0, bytes: 0, written: 0, linked: 0, removed: 0, parsed: 0 };
+const none = { files: 0, bytes: 0, written: 0, linked: 0, removed: 0, parsed: 0, cached: 0 };
 
 async function run(ctx: Context, writer: Writer | undefined): Promise<BuildResult> {
   const { options, problems } = ctx;
@@ -273,15 +276,27 @@ interface Checked {
   read: Set<string> | undefined;
   affected: Set<string> | undefined;
   tree: Tree | undefined;
+  /** Records checked before, for a build with no memory of the live tree's (checked.ts). */
+  cache: InstanceType<Stages['checked']['CheckedRecords']> | undefined;
 }
 
 async function compute(ctx: Context, src: Sources): Promise<BuildResult> {
   const stages = await laterStages();
+  const order = stages.order.publishOrder(schemaSet().schemas);
+  const checked = await check(ctx, src, stages, order);
+  try {
+    return await render(ctx, src, stages, checked);
+  } finally {
+    checked.cache?.save(); // what was checked is kept, whether or not the build goes on to publish
+  }
+}
+
+/** Resolves, derives and renders the records checked, then publishes them (or, with `--check`, only renders them). */
+async function render(ctx: Context, src: Sources, stages: Stages, checked: Checked): Promise<BuildResult> {
   const { schemas, validators } = schemaSet();
   const order = stages.order.publishOrder(schemas);
-  const checked = await check(ctx, src, stages, order);
-  const { store, tree } = checked;
-  const recordStage = { store, schemas, validators, problems: ctx.problems };
+  const { store, tree, cache } = checked;
+  const recordStage = { store, schemas, validators, problems: ctx.problems, cache };
   const deriveAndSettle = deriver(stages, checked, schemas, ctx.problems);
   const late = lateKinds(src.files, checked, order, recordStage, stages, deriveAndSettle);
   // With problems, the build goes on only to find the rest of them.
@@ -302,7 +317,9 @@ async function compute(ctx: Context, src: Sources): Promise<BuildResult> {
     onRecord: ctx.options.onProgress && ((done, total) => ctx.options.onProgress!({ stage: 'write', done, total })),
     late,
   });
-  return tree ? publish(ctx, src, store, tree, output) : checkOnly(ctx, src, store, output);
+  // Counted once every record is read: records of late kinds are read as they are published.
+  const had = (): Read => ({ parsed: parsedCount(src.files) - (cache?.taken ?? 0), cached: cache?.taken ?? 0 });
+  return tree ? publish(ctx, src, store, tree, output, had) : checkOnly(ctx, store, output, had);
 }
 
 /**
@@ -333,6 +350,8 @@ async function check(ctx: Context, src: Sources, stages: Stages, order: Order): 
     src.opened(tree);
     tree.prepare(nameDirs(unread, schemas));
   }
+  // A build that cannot go by the live tree's memory takes the records checked before from the cache.
+  const cache = memory ? undefined : new stages.checked.CheckedRecords(ctx.tool, schemas.kinds.size);
   const prepare = (entry: Entry) => {
     if (tree && problems.count === 0) tree.prepare([apiPaths.recordDir(entry.kind, entry.id)]);
   };
@@ -344,11 +363,11 @@ async function check(ctx: Context, src: Sources, stages: Stages, order: Order): 
   const store = ctx.timed(
     'validate',
     threads
-      ? await stages.checkPool.validateInThreads(files, schemas, () => set.validators, ctx.baseUrl, problems, prepare)
-      : validate(files, schemas, set.validators, ctx.baseUrl, problems, parkAndPrepare, later),
+      ? await stages.checkPool.validateInThreads(files, schemas, () => set.validators, ctx.baseUrl, problems, prepare, cache)
+      : validate(files, schemas, set.validators, ctx.baseUrl, problems, parkAndPrepare, later, cache),
   );
   for (const file of later) store.expect(file.kind, file.stem);
-  return { store, later, read, affected, tree };
+  return { store, later, read, affected, tree, cache };
 }
 
 /** Derives the kinds given (those of them a rebuild may change) and settles them (facts.ts). */
@@ -412,15 +431,24 @@ function failWithEveryProblem(ctx: Context, order: Order, late: LateKinds, stage
 
 const counts = (store: Store) => Object.fromEntries(store.kinds().map((k) => [k, store.valid(k).length]));
 const parsedCount = (files: SourceFile[]) => files.filter((f) => !f.known).length;
+/** How the records of a build were had: parsed from their files, or taken as checked from the cache. */
+type Read = Pick<BuildResult, 'parsed' | 'cached'>;
 
 /** `--check`: every record checked as if published, nothing written. */
-function checkOnly(ctx: Context, src: Sources, store: Store, output: Iterable<OutputFile>): BuildResult {
+function checkOnly(ctx: Context, store: Store, output: Iterable<OutputFile>, read: () => Read): BuildResult {
   for (const _ of output);
   const stages = ctx.timed('check', ctx.stages);
-  return { records: counts(store), ...none, parsed: parsedCount(src.files), unchanged: 0, ms: performance.now() - ctx.started, stages };
+  return { records: counts(store), ...none, ...read(), unchanged: 0, ms: performance.now() - ctx.started, stages };
 }
 
-async function publish(ctx: Context, src: Sources, store: Store, tree: Tree, output: Iterable<OutputFile>): Promise<BuildResult> {
+async function publish(
+  ctx: Context,
+  src: Sources,
+  store: Store,
+  tree: Tree,
+  output: Iterable<OutputFile>,
+  read: () => Read,
+): Promise<BuildResult> {
   const { options } = ctx;
   // What the tree is built from is known once every file is given: late records are hashed as read.
   let inputs: Inputs | undefined;
@@ -436,7 +464,7 @@ async function publish(ctx: Context, src: Sources, store: Store, tree: Tree, out
   return {
     records: built().records,
     ...result,
-    parsed: parsedCount(src.files),
+    ...read(),
     unchanged: result.unchanged ?? result.files - result.written - result.linked,
     ms: performance.now() - ctx.started,
     stages: ctx.stages,

@@ -12,6 +12,8 @@ import { startThread } from '../threads.ts';
 import { CHECK_CHUNK, CHECK_THREADS } from '../tuning.ts';
 import { Store, type Entry, type SourceFile } from '../store.ts';
 import { checkFile, index, remembered, validEntry, type Checked } from './validate.ts';
+import type { CheckedRecords } from './checked.ts';
+import { readUnhashed } from './parse.ts';
 
 /** A file as sent to a thread. */
 export type Sent = Pick<SourceFile, 'rel' | 'abs' | 'kind' | 'stem' | 'size' | 'mtimeMs' | 'hash'>;
@@ -46,11 +48,13 @@ export async function validateInThreads(
   baseUrl: string,
   problems: Problems,
   onRecord?: (entry: Entry) => void,
+  cache?: CheckedRecords,
   threads = threadCount(),
 ): Promise<Store> {
   const store = new Store(baseUrl, schemas.kinds.keys());
-  // Remembered and already parsed files, and files of no kind, are done on this thread.
-  const here = (file: SourceFile) => file.known !== undefined || file.parsed !== undefined || !schemas.kinds.has(file.kind);
+  // Remembered and already parsed files, files of no kind and records the cache holds are done on this thread.
+  const here = (file: SourceFile) =>
+    file.known !== undefined || file.parsed !== undefined || !schemas.kinds.has(file.kind) || cached(file, cache);
   const found: Array<Found | undefined> = new Array(files.length);
   let indexed = 0;
   // Files are indexed in order as soon as what they need has come back.
@@ -61,10 +65,10 @@ export async function validateInThreads(
       found[indexed] = undefined;
       if (!result && !file.known && !here(file)) return;
       const checked = result
-        ? accept(file, result, problems)
+        ? accept(file, result, problems, cache)
         : file.known
           ? remembered(file, file.known)
-          : checkFile(file, validators(), problems);
+          : checkFile(file, validators(), problems, cache);
       const entry = validEntry(checked);
       if (entry && !file.known) {
         if (!entry.partial) park(entry); // checked here; a thread's records come back set aside
@@ -138,13 +142,24 @@ async function onThreads(
 
 const sent = ({ rel, abs, kind, stem, size, mtimeMs, hash }: SourceFile): Sent => ({ rel, abs, kind, stem, size, mtimeMs, hash });
 
-/** What a thread found, as `checkFile` would have given it on this thread. */
-function accept(file: SourceFile, result: Found, problems: Problems): Checked {
+/**
+ * Whether the cache holds this file's record: read and hashed here to know, for a kind the cache
+ * holds records of (a file the cache cannot have is left for a thread to read).
+ */
+function cached(file: SourceFile, cache: CheckedRecords | undefined): boolean {
+  if (!cache?.holds(file.kind)) return false;
+  readUnhashed([file]);
+  return cache.has(file);
+}
+
+/** What a thread found, as `checkFile` would have given it on this thread (and kept in the cache as it would have). */
+function accept(file: SourceFile, result: Found, problems: Problems, cache: CheckedRecords | undefined): Checked {
   file.hash = result.hash;
   for (const problem of result.problems) problems.add(problem);
   if (result.broken) return { kind: file.kind, broken: result.broken };
   if (result.id === undefined) return undefined;
   const { id, name = '', valid = false, source, facts } = result;
   if (!valid) return { entry: { kind: file.kind, id, name, file, data: JSON.parse(result.data!), valid } };
+  if (cache && result.problems.length === 0) cache.keep(file, source!);
   return { entry: { kind: file.kind, id, name, file, data: JSON.parse(facts!), valid, partial: true, source, facts } };
 }

@@ -25,6 +25,7 @@ import { kindsOf, type RefSite, type SchemaSet } from '../schemas/schemas.ts';
 import type { Data, Entry, Remembered, SourceFile, Store } from '../store.ts';
 import { checkFile, index, validEntry } from './validate.ts';
 import type { Validators } from '../schemas/validators.ts';
+import type { CheckedRecords } from './checked.ts';
 
 const memo = <T>(make: (kind: string) => T) => {
   const cache = new Map<string, T>();
@@ -41,7 +42,7 @@ const overlaid = memo((kind) => new Set([...factFields(kind), ...crossDerived(ki
 /** Sets a checked record aside as JSON; it goes on with its facts (taken now, before resolution). */
 export function park(entry: Entry): void {
   entry.facts = JSON.stringify(factsOnly(entry));
-  entry.source = JSON.stringify(entry.data);
+  entry.source ??= JSON.stringify(entry.data); // checkFile gives it when it keeps the record (checked.ts)
   entry.data = JSON.parse(entry.facts);
   entry.partial = true;
 }
@@ -51,12 +52,13 @@ export function park(entry: Entry): void {
  * taken, then its references resolved and its own derivations done. Undefined, with its problems,
  * when it cannot be published.
  */
-export function readLate(file: SourceFile, { store, schemas, validators, problems }: Context): Entry | undefined {
+export function readLate(file: SourceFile, { store, schemas, validators, problems, cache }: Context): Entry | undefined {
   const before = problems.count;
-  const checked = checkFile(file, validators, problems);
+  const checked = checkFile(file, validators, problems, cache);
   index(store, checked, problems);
   const entry = validEntry(checked);
   if (!entry || store.get(entry.kind, entry.id) !== entry) return undefined;
+  entry.source = undefined; // the JSON the cache kept: a late record is whole until it is set aside
   entry.facts = JSON.stringify(factsOnly(entry));
   resolveEntry(store, schemas.kinds.get(entry.kind)!.refSites, entry, problems);
   deriveOwn(entry, problems, store);
@@ -153,6 +155,8 @@ export interface Context {
   schemas: SchemaSet;
   validators: Validators;
   problems: Problems;
+  /** Records checked before, for a build with no memory of the live tree's (checked.ts). */
+  cache?: CheckedRecords;
 }
 
 /** References outside the overlaid fields: the ones resolved when the record is published. */

@@ -8,7 +8,8 @@ import { nearest, show } from '../report/hints.ts';
 import { fileStart, type Problems } from '../report/problems.ts';
 import { SLUG, type SchemaSet } from '../schemas/schemas.ts';
 import type { Validators } from '../schemas/validators.ts';
-import { Store, type Entry, type Remembered, type SourceFile } from '../store.ts';
+import { Store, type Data, type Entry, type Remembered, type SourceFile } from '../store.ts';
+import type { CheckedRecords } from './checked.ts';
 
 /** A record's name: what its name path and its file are called. */
 export const slug = new RegExp(SLUG);
@@ -39,6 +40,7 @@ export function validate(
   problems: Problems,
   onRecord?: (entry: Entry) => void,
   later: ReadonlySet<SourceFile> = new Set(),
+  cache?: CheckedRecords,
 ): Store {
   const store = new Store(baseUrl, schemas.kinds.keys());
   // Every file is read before any is parsed: the build makes folders as records pass, and reading
@@ -46,7 +48,7 @@ export function validate(
   readUnhashed(files.filter((file) => !file.known && !later.has(file)));
   for (const file of files) {
     if (later.has(file)) continue;
-    const checked = file.known ? remembered(file, file.known) : checkFile(file, validators, problems);
+    const checked = file.known ? remembered(file, file.known) : checkFile(file, validators, problems, cache);
     const entry = validEntry(checked);
     if (entry && !file.known) onRecord?.(entry);
     index(store, checked, problems);
@@ -78,8 +80,32 @@ export function remembered(file: SourceFile, known: Remembered): Checked {
   };
 }
 
-/** Parses one file (unless it was parsed already) and checks its record. */
-export function checkFile(file: SourceFile, validators: Validators, problems: Problems): Checked {
+/**
+ * Parses one file (unless it was parsed already) and checks its record; with `cache`, a record
+ * checked before from the same bytes is taken from it, and a record checked now with no problem is
+ * kept there, its JSON in `entry.source`.
+ */
+export function checkFile(file: SourceFile, validators: Validators, problems: Problems, cache?: CheckedRecords): Checked {
+  if (cache && file.parsed === undefined) {
+    readUnhashed([file]); // a file of a late kind is read only now
+    const json = cache.take(file);
+    if (json !== undefined) return { entry: checkedBefore(file, json) };
+  }
+  const before = problems.count;
+  const checked = checkAnew(file, validators, problems);
+  const entry = validEntry(checked);
+  if (cache && entry && problems.count === before) cache.keep(file, (entry.source = JSON.stringify(entry.data)));
+  return checked;
+}
+
+/** A record the cache holds as checked: named after its file, as every record kept there is. */
+function checkedBefore(file: SourceFile, json: string): Entry {
+  file.text = undefined;
+  const data = JSON.parse(json) as Data;
+  return { kind: file.kind, id: data.id as number, name: file.stem, file, data, valid: true, source: json };
+}
+
+function checkAnew(file: SourceFile, validators: Validators, problems: Problems): Checked {
   const check = validators.source.get(file.kind);
   if (!check) {
     const kindNames = [...validators.source.keys()];

@@ -1,13 +1,11 @@
 // The compiled validators: every kind's source and response schema, compiled by Ajv once and kept
 // as code under a hash of everything it depends on, so that later builds load it instead.
 import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
-import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import path from 'node:path';
-import { threadId } from 'node:worker_threads';
+import { Cache } from '../cache.mjs';
 import { hashText } from '../hash.ts';
-import { cacheDirs } from '../paths.ts';
-import { URIS_REMEMBERED, VALIDATOR_CACHES_KEPT } from '../tuning.ts';
+import { cacheArea } from '../paths.ts';
+import { URIS_REMEMBERED } from '../tuning.ts';
 import type { SchemaSet } from './schemas.ts';
 
 // Ajv is loaded when validators are first needed: a rebuild with nothing changed never needs them.
@@ -30,10 +28,10 @@ export const KEYWORDS = ['x-ref', 'x-ref-by', 'x-source', 'x-lookup'];
 
 /**
  * Every kind's validators. Compiling them takes a third of a second, longer than a small build spends
- * on anything else, so the code Ajv makes of them is kept in `cacheDirs.validators`, under a hash of everything
- * it depends on, and loaded from there while the schemas stay the same.
+ * on anything else, so the code Ajv makes of them is kept in the cache's `validators` area, under a
+ * hash of everything it depends on, and loaded from there while the schemas stay the same.
  */
-export function compileValidators(schemas: SchemaSet, dir = cacheDirs.validators): Validators {
+export function compileValidators(schemas: SchemaSet, dir = cacheArea('validators')): Validators {
   const exports = loadValidators(schemas, dir).validators;
   const set = (side: 'source' | 'response'): ValidatorSet => ({
     get: (kind) => (schemas.kinds.has(kind) ? exports[`${side}:${kind}`] : undefined),
@@ -42,39 +40,28 @@ export function compileValidators(schemas: SchemaSet, dir = cacheDirs.validators
   return { source: set('source'), response: set('response') };
 }
 
-/** The validators' code, from the cache or compiled now (and then kept); `cached` says which. */
+/** The validators' code, from the cache in `dir` or compiled now (and then kept); `cached` says which. */
 export function loadValidators(
   schemas: SchemaSet,
-  dir = cacheDirs.validators,
+  dir = cacheArea('validators'),
 ): { validators: Record<string, ValidateFunction>; cached: boolean } {
   const versions = ['ajv', 'ajv-formats'].map((name) => (require(`${name}/package.json`) as { version: string }).version);
   const kinds = [...schemas.kinds].map(([kind, info]) => [kind, info.source, info.response]);
-  const file = path.join(dir, `validators-${hashText(JSON.stringify([versions, OPTIONS, KEYWORDS, kinds]))}.cjs`);
-  let code: string | undefined;
-  try {
-    code = fs.readFileSync(file, 'utf8');
-    return { validators: evaluate(code), cached: true };
-  } catch {} // none yet, or damaged: made again
-  code = compile(schemas);
-  try {
-    fs.mkdirSync(dir, { recursive: true });
-    const temp = `${file}.${process.pid}.${threadId}.tmp`;
-    fs.writeFileSync(temp, code);
-    fs.renameSync(temp, file);
-    prune(dir);
-  } catch {} // a cache that cannot be written costs the next build the compiling, nothing more
+  const key = hashText(JSON.stringify([versions, OPTIONS, KEYWORDS, kinds]));
+  const cache = new Cache(dir);
+  const kept = cache.read(key, FILE)?.toString('utf8');
+  if (kept !== undefined) {
+    try {
+      return { validators: evaluate(kept), cached: true };
+    } catch {} // damaged: made again
+  }
+  const code = compile(schemas);
+  cache.write(key, [[FILE, code]], true); // replacing damaged code
+
   return { validators: evaluate(code), cached: false };
 }
 
-/** Keeps the code for the few most recent schemas (switching branches back and forth stays cheap). */
-function prune(dir: string): void {
-  const kept = fs
-    .readdirSync(dir)
-    .filter((name) => /^validators-.*\.cjs$/.test(name))
-    .map((name) => ({ file: path.join(dir, name), at: fs.statSync(path.join(dir, name)).mtimeMs }))
-    .sort((a, b) => b.at - a.at);
-  for (const old of kept.slice(VALIDATOR_CACHES_KEPT)) fs.rmSync(old.file, { force: true });
-}
+const FILE = 'validators.cjs';
 
 /** Ajv's code for every kind's source and response validators, as one CommonJS module. */
 function compile(schemas: SchemaSet): string {

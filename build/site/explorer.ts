@@ -1,17 +1,16 @@
 // The explorer page, built by vite into files for the root of the published site (index.html,
-// assets/…). A build is cached under node_modules/.cache/explorer/<hash of its sources>, so the
+// assets/…). A build is kept in the cache's `explorer` area under a hash of its sources, so the
 // API build pays for vite only when the page itself changed.
 import { createHash } from 'node:crypto';
 import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { cacheDirs, projectRoot } from '../paths.ts';
-import { EXPLORER_BUILDS_KEPT } from '../tuning.ts';
+import { Cache } from '../cache.mjs';
+import { cacheArea, projectRoot } from '../paths.ts';
 
 const explorerDir = path.join(projectRoot, 'explorer');
 const configFile = path.join(projectRoot, 'vite.config.ts');
-const cacheDir = cacheDirs.explorer;
 
 // The sources and a cached page are read synchronously: a few small files, between the build's
 // stages, where the promise API's round trips cost more than the reads.
@@ -65,55 +64,29 @@ async function runVite(): Promise<Map<string, Buffer>> {
   return new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-function readCached(dir: string): Map<string, Buffer> | undefined {
-  let names: string[];
+/** The files of a kept build, listed in its `files.json`. */
+function readCached(cache: Cache, key: string): Map<string, Buffer> | undefined {
+  const dir = cache.find(key);
+  if (!dir) return undefined;
   try {
-    names = JSON.parse(fsSync.readFileSync(path.join(dir, 'files.json'), 'utf8'));
+    const names = JSON.parse(fsSync.readFileSync(path.join(dir, LIST), 'utf8')) as string[];
+    return new Map(names.map((name) => [name, fsSync.readFileSync(path.join(dir, 'files', name))]));
   } catch {
     return undefined;
   }
-  const files = new Map<string, Buffer>();
-  for (const name of names) files.set(name, fsSync.readFileSync(path.join(dir, 'files', name)));
-  return files;
 }
 
-async function writeCached(dir: string, files: Map<string, Buffer>): Promise<void> {
-  const next = `${dir}.${process.pid}.tmp`;
-  await fs.rm(next, { recursive: true, force: true });
-  for (const [name, body] of files) {
-    await fs.mkdir(path.dirname(path.join(next, 'files', name)), { recursive: true });
-    await fs.writeFile(path.join(next, 'files', name), body);
-  }
-  await fs.writeFile(path.join(next, 'files.json'), JSON.stringify([...files.keys()]));
-  try {
-    await fs.rename(next, dir);
-  } catch {
-    // Another process cached the same sources first; its copy is as good as ours.
-    await fs.rm(next, { recursive: true, force: true });
-  }
-}
-
-/** Keeps the few most recent builds (switching branches back and forth stays cheap), drops the rest. */
-async function prune(): Promise<void> {
-  const entries = await fs.readdir(cacheDir, { withFileTypes: true });
-  const builds = await Promise.all(
-    entries
-      .filter((e) => e.isDirectory() && /^[0-9a-f]{16}$/.test(e.name))
-      .map(async (e) => ({ dir: path.join(cacheDir, e.name), at: (await fs.stat(path.join(cacheDir, e.name))).mtimeMs })),
-  );
-  builds.sort((a, b) => b.at - a.at);
-  for (const old of builds.slice(EXPLORER_BUILDS_KEPT)) await fs.rm(old.dir, { recursive: true, force: true });
-}
+const LIST = 'files.json';
 
 /** The built explorer, by path relative to the site root (`index.html`, `assets/index-….js`). */
 export async function explorerFiles(): Promise<Map<string, Buffer>> {
-  const dir = path.join(cacheDir, sourceHash());
-  const cached = readCached(dir);
+  const cache = new Cache(cacheArea('explorer'));
+  const key = sourceHash();
+  const cached = readCached(cache, key);
   if (cached) return cached;
   const files = await runVite();
-  await fs.mkdir(cacheDir, { recursive: true });
-  await writeCached(dir, files);
-  await prune();
+  const kept: Array<[string, string | Buffer]> = [...files].map(([name, body]) => [`files/${name}`, body]);
+  cache.write(key, [...kept, [LIST, JSON.stringify([...files.keys()])]], true); // replacing a damaged one
   return files;
 }
 

@@ -1,11 +1,12 @@
 // The code a static host runs beside the files: Cloudflare Pages' advanced-mode worker, bundled by
 // esbuild from hosts/cloudflare/worker.mts and the paging module it imports into the one file the
-// build places in the output, `_worker.js`. Cached under node_modules/.cache/host-code by a hash
-// of its sources, so that a build starts esbuild only when they changed.
+// build places in the output, `_worker.js`. Kept in the cache's `host-code` area under a hash of
+// its sources, so that a build starts esbuild only when they changed.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { cacheDirs, projectRoot } from '../paths.ts';
+import { Cache } from '../cache.mjs';
+import { cacheArea, projectRoot } from '../paths.ts';
 
 /** The worker's own source; the paging module it imports is under build/. */
 export const ENTRY = path.join(projectRoot, 'hosts', 'cloudflare', 'worker.mts');
@@ -38,14 +39,12 @@ async function bundle(): Promise<string> {
 
 /** The files of host code for the root of the output, by name. */
 export async function hostCodeFiles(): Promise<Map<string, string>> {
-  const cached = path.join(cacheDirs.hostCode, `${hostCodeHash()}.js`);
-  let code = fs.existsSync(cached) ? fs.readFileSync(cached, 'utf8') : undefined;
+  const cache = new Cache(cacheArea('host-code'));
+  const key = hostCodeHash();
+  let code = cache.read(key, OUTPUT)?.toString('utf8');
   if (code === undefined) {
     code = await bundle();
-    fs.mkdirSync(cacheDirs.hostCode, { recursive: true });
-    const temp = `${cached}.${process.pid}.tmp`;
-    fs.writeFileSync(temp, code);
-    fs.renameSync(temp, cached);
+    cache.write(key, [[OUTPUT, code]]);
   }
   return new Map([[OUTPUT, code]]);
 }

@@ -1,0 +1,180 @@
+// The one cache the build keeps between runs: entries named by a key (a hash of everything they are
+// made from, so an entry never needs checking against its sources) in areas of their own, each
+// entry a folder of files. Every cache of the build is one area: the launcher's bundle, the
+// validators' code, the Cloudflare worker, the explorer page and the checked records.
+//
+// Written as JavaScript because the launcher, which runs before any TypeScript is compiled, uses it.
+//
+// - An entry appears whole or not at all: it is made in a temp folder renamed into place.
+// - Each area keeps a bounded number of entries; the least recently used go first (an entry's
+//   folder time is set each time it is found).
+// - A cache that cannot be read or written costs time, never a build: every failure is a miss.
+// - The root is `node_modules/.cache/creature-reference-service/` unless `CRS_CACHE_DIR` names
+//   another folder (CI restores it between runs; docs/ARCHITECTURE.md).
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * The cache's root folder for a project.
+ * @param {string} projectRoot
+ * @param {NodeJS.ProcessEnv} [env]
+ * @returns {string}
+ */
+export function cacheRoot(projectRoot, env = process.env) {
+  const chosen = env.CRS_CACHE_DIR;
+  return chosen ? path.resolve(chosen) : path.join(projectRoot, 'node_modules', '.cache', 'creature-reference-service');
+}
+
+/** Names an entry may have: a key is a hash, in hex or base64url. */
+const KEY = /^[A-Za-z0-9_-]{8,64}$/;
+
+/** Entries an area keeps by default: switching branches back and forth stays cheap. */
+export const KEPT = 4;
+
+let made = 0;
+
+export class Cache {
+  /**
+   * @param {string} dir the area's folder
+   * @param {number} [keep] entries kept in the area
+   */
+  constructor(dir, keep = KEPT) {
+    this.dir = dir;
+    this.keep = keep;
+  }
+
+  /**
+   * The folder of an entry, if there is one; marked as used.
+   * @param {string} key
+   * @returns {string | undefined}
+   */
+  find(key) {
+    const dir = this.#entry(key);
+    try {
+      const now = new Date();
+      fs.utimesSync(dir, now, now);
+      return dir;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * An entry's file, if the entry holds it.
+   * @param {string} key
+   * @param {string} name
+   * @returns {Buffer | undefined}
+   */
+  read(key, name) {
+    const dir = this.find(key);
+    if (!dir) return undefined;
+    try {
+      return fs.readFileSync(path.join(dir, name));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Makes an entry: `fill` writes its files into an empty folder, which then becomes the entry by one
+   * rename. An entry of the same key made meanwhile by another process holds the same bytes and is
+   * kept, unless `replace` is set (an entry whose key names what it is for, not what it holds).
+   * Returns the entry's folder, or undefined if it could not be kept; what `fill` throws is thrown.
+   * @param {string} key
+   * @param {(dir: string) => void} fill
+   * @param {boolean} [replace]
+   * @returns {string | undefined}
+   */
+  make(key, fill, replace = false) {
+    const dir = this.#entry(key);
+    const temp = `${dir}.${process.pid}.${made++}.tmp`;
+    try {
+      fs.mkdirSync(temp, { recursive: true });
+    } catch {
+      return undefined;
+    }
+    try {
+      fill(temp);
+    } catch (err) {
+      fs.rmSync(temp, { recursive: true, force: true });
+      throw err;
+    }
+    try {
+      this.#place(temp, dir, replace);
+      this.#prune();
+      return dir;
+    } catch {
+      fs.rmSync(temp, { recursive: true, force: true });
+      return undefined;
+    }
+  }
+
+  /**
+   * Makes an entry of the files given, by name (`make`).
+   * @param {string} key
+   * @param {Iterable<[string, string | Uint8Array]>} files
+   * @param {boolean} [replace]
+   * @returns {string | undefined}
+   */
+  write(key, files, replace = false) {
+    return this.make(
+      key,
+      (dir) => {
+        for (const [name, bytes] of files) {
+          fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+          fs.writeFileSync(path.join(dir, name), bytes);
+        }
+      },
+      replace,
+    );
+  }
+
+  /** @param {string} key */
+  #entry(key) {
+    if (!KEY.test(key)) throw new Error(`not a cache key: ${key}`);
+    return path.join(this.dir, key);
+  }
+
+  /**
+   * Renames the complete folder into place. A folder cannot be renamed over another that holds
+   * files: an entry being replaced is moved aside first, and a reader between the two renames
+   * finds no entry, which is a miss.
+   * @param {string} temp
+   * @param {string} dir
+   * @param {boolean} replace
+   */
+  #place(temp, dir, replace) {
+    try {
+      fs.renameSync(temp, dir);
+      return;
+    } catch (err) {
+      const code = /** @type {NodeJS.ErrnoException} */ (err).code;
+      if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw err;
+    }
+    if (!replace) {
+      fs.rmSync(temp, { recursive: true, force: true });
+      return;
+    }
+    const old = `${temp}.old`;
+    fs.renameSync(dir, old);
+    fs.renameSync(temp, dir);
+    fs.rmSync(old, { recursive: true, force: true });
+  }
+
+  /** Removes the least recently used entries beyond `keep`, and temp folders left by killed processes. */
+  #prune() {
+    const entries = [];
+    for (const name of fs.readdirSync(this.dir)) {
+      const full = path.join(this.dir, name);
+      const at = fs.statSync(full, { throwIfNoEntry: false })?.mtimeMs;
+      if (at === undefined) continue;
+      if (KEY.test(name)) entries.push({ full, at });
+      else if (name.endsWith('.tmp') && Date.now() - at > STALE_TEMP_MS) fs.rmSync(full, { recursive: true, force: true });
+    }
+    entries.sort((a, b) => b.at - a.at);
+    for (const old of entries.slice(this.keep)) fs.rmSync(old.full, { recursive: true, force: true });
+  }
+}
+
+/** A temp folder this old belongs to a process that was killed while making it. */
+const STALE_TEMP_MS = 60 * 60 * 1000;

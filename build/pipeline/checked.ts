@@ -1,0 +1,118 @@
+// Records checked by an earlier build, kept in the cache (cache.mjs, area `records`) by the bytes
+// and path of their source and the tool that checked them, for builds with no live tree to remember
+// them by: a first build, `--check`, a `--plain` deploy, a CI run that restores the cache. A record
+// found here is taken as checked — parsed from its JSON, not from YAML, and not checked against its
+// schema again; a source that changed is checked as ever.
+//
+// One entry per kind and tool, a line per record (`path`, `hash`, the record as JSON, by tabs): a
+// file per record would double the files a first build writes. A kind's entry is rewritten when a
+// build checked a record of it anew or no longer has one it held, so it holds the world's records
+// of that kind and no more.
+import { Cache } from '../cache.mjs';
+import { hashText } from '../hash.ts';
+import { cacheArea } from '../paths.ts';
+import type { SourceFile } from '../store.ts';
+
+const FILE = 'records';
+/** Tools (versions of the build and its schemas) whose records are kept, for each kind. */
+const TOOLS_KEPT = 4;
+
+/** A kind's records as found in the cache and as this build checked them. */
+interface KindRecords {
+  found: Map<string, string>;
+  /** Lines for the records of this build, by their key. */
+  now: Map<string, string>;
+  /** A record was checked anew, or the cache held one this build has no file for. */
+  changed: boolean;
+}
+
+export class CheckedRecords {
+  private readonly cache: Cache;
+  private readonly kinds = new Map<string, KindRecords>();
+  /** Records taken from the cache by this build. */
+  taken = 0;
+
+  constructor(
+    private readonly tool: string,
+    kindCount: number,
+    dir = cacheArea('records'),
+  ) {
+    this.cache = new Cache(dir, TOOLS_KEPT * kindCount);
+  }
+
+  /** The record checked before from this file's bytes (it must be read and hashed), as JSON. */
+  take(file: SourceFile): string | undefined {
+    const key = keyOf(file);
+    if (key === undefined) return undefined;
+    const records = this.of(file.kind);
+    const json = records.found.get(key);
+    if (json === undefined) return undefined;
+    records.now.set(key, json);
+    this.taken++;
+    return json;
+  }
+
+  /** Whether the cache holds any record of a kind. */
+  holds(kind: string): boolean {
+    return this.of(kind).found.size > 0;
+  }
+
+  /** Whether the cache holds this file's record (`take` gives it). */
+  has(file: SourceFile): boolean {
+    const key = keyOf(file);
+    return key !== undefined && this.of(file.kind).found.has(key);
+  }
+
+  /** A record checked now, with no problem, as JSON. */
+  keep(file: SourceFile, json: string): void {
+    const key = keyOf(file);
+    if (key === undefined) return;
+    const records = this.of(file.kind);
+    records.now.set(key, json);
+    records.changed = true;
+  }
+
+  /** Writes the kinds whose records differ from the cache's. */
+  save(): void {
+    for (const [kind, records] of this.kinds) {
+      if (!records.changed && records.now.size === records.found.size) continue;
+      const lines: string[] = [];
+      for (const [key, json] of records.now) lines.push(`${key}\t${json}\n`);
+      this.cache.write(this.entryKey(kind), [[FILE, lines.join('')]], true);
+    }
+  }
+
+  private of(kind: string): KindRecords {
+    let records = this.kinds.get(kind);
+    if (!records) {
+      const text = this.cache.read(this.entryKey(kind), FILE)?.toString('utf8');
+      records = { found: parseLines(text ?? ''), now: new Map(), changed: false };
+      this.kinds.set(kind, records);
+    }
+    return records;
+  }
+
+  private entryKey(kind: string): string {
+    return hashText(`${this.tool}\n${kind}`);
+  }
+}
+
+/** A record's key: its source's path and hash (a record is named after its file, so the path counts). */
+function keyOf(file: SourceFile): string | undefined {
+  if (file.hash === undefined || /[\t\n]/.test(file.rel)) return undefined;
+  return `${file.rel}\t${file.hash}`;
+}
+
+/** The lines of a kind's entry; a line cut short (the entry is whole, but a disk may lie) is left out. */
+function parseLines(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (let at = 0; at < text.length;) {
+    const nl = text.indexOf('\n', at);
+    if (nl < 0) break;
+    const t1 = text.indexOf('\t', at);
+    const t2 = t1 < 0 ? -1 : text.indexOf('\t', t1 + 1);
+    if (t2 > 0 && t2 < nl) out.set(text.slice(at, t2), text.slice(t2 + 1, nl));
+    at = nl + 1;
+  }
+  return out;
+}

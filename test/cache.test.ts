@@ -1,0 +1,135 @@
+// The build's one cache (build/cache.mjs) and the records it keeps checked (pipeline/checked.ts): an
+// entry appears whole or not at all, an area keeps a bounded number, and a build with no live tree
+// takes the records it checked before from the cache, giving the same output and the same problems
+// as a build that checks every file, wherever CRS_CACHE_DIR puts the cache.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { Cache } from '../build/cache.mjs';
+import { projectRoot } from '../build/paths.ts';
+import { buildWorld, fixtureWorld, overlayBad, snapshot, tempDir } from './helpers.ts';
+
+const run = promisify(execFile);
+
+describe('the cache', () => {
+  it('makes an entry whole or not at all, and keeps an entry made meanwhile unless told to replace it', async () => {
+    const cache = new Cache(path.join(await tempDir(), 'area'));
+    expect(() =>
+      cache.make('aaaaaaaa', (dir) => {
+        fs.writeFileSync(path.join(dir, 'half'), 'x');
+        throw new Error('killed while filling');
+      }),
+    ).toThrow('killed while filling');
+    expect(cache.find('aaaaaaaa')).toBeUndefined();
+    expect(fs.readdirSync(cache.dir)).toEqual([]);
+    cache.write('aaaaaaaa', [['file', 'first']]);
+    cache.write('aaaaaaaa', [['file', 'second']]);
+    expect(cache.read('aaaaaaaa', 'file')?.toString()).toBe('first');
+    cache.write('aaaaaaaa', [['file', 'third']], true);
+    expect(cache.read('aaaaaaaa', 'file')?.toString()).toBe('third');
+    expect(fs.readdirSync(cache.dir)).toEqual(['aaaaaaaa']);
+  });
+
+  it('keeps the entries used last, as many as it is told', async () => {
+    const cache = new Cache(path.join(await tempDir(), 'area'), 2);
+    const keys = ['key-0001', 'key-0002', 'key-0003'];
+    const touch = (key: string, at: number) => fs.utimesSync(path.join(cache.dir, key), at, at);
+    cache.write(keys[0]!, [['f', '0']]);
+    touch(keys[0]!, 1000);
+    cache.write(keys[1]!, [['f', '1']]);
+    touch(keys[1]!, 2000);
+    expect(cache.find(keys[0]!)).toBeDefined(); // used now: the newest
+    cache.write(keys[2]!, [['f', '2']]);
+    expect(fs.readdirSync(cache.dir).sort()).toEqual([keys[0], keys[2]]);
+  });
+
+  it('refuses a key that is not a hash, so a key never names a path', async () => {
+    const cache = new Cache(path.join(await tempDir(), 'area'));
+    expect(() => cache.find('../../etc')).toThrow('not a cache key');
+  });
+});
+
+/** `npm run build -- --plain --report json` with the cache in `cacheDir`: its JSON report, or the problems'. */
+async function buildWith(cacheDir: string, data: string, out: string) {
+  const env = { ...process.env, CRS_CACHE_DIR: cacheDir, BASE_URL: 'http://localhost:3000' };
+  const args = ['run', 'build', '--silent', '--', '--data', data, '--out', out, '--plain', '--report', 'json'];
+  const { stdout } = await run('npm', args, { cwd: projectRoot, env }).catch((err: { stdout: string; code: number }) => {
+    if (err.code !== 1) throw err;
+    return err;
+  });
+  return JSON.parse(stdout) as { ok: boolean; parsed?: number; cached?: number; problems: unknown[] };
+}
+
+describe('records checked before', () => {
+  it('are taken from the cache by a build with no live tree, with the same output, in the folder CRS_CACHE_DIR names', async () => {
+    const world = await fixtureWorld('starter');
+    const cacheDir = path.join(world.root, 'ci-cache');
+    const first = await buildWith(cacheDir, world.data, path.join(world.root, 'one'));
+    const files = fs.readdirSync(world.data, { recursive: true }).filter((f) => /\.ya?ml$/.test(String(f))).length;
+    expect(first).toMatchObject({ ok: true, parsed: files, cached: 0 });
+    expect(fs.readdirSync(cacheDir).sort()).toEqual(['build', 'explorer', 'host-code', 'records', 'validators']);
+
+    const second = await buildWith(cacheDir, world.data, path.join(world.root, 'two'));
+    expect(second).toMatchObject({ ok: true, parsed: 0, cached: files });
+    expect(await snapshot(path.join(world.root, 'two'))).toEqual(await snapshot(path.join(world.root, 'one')));
+
+    // One file changed: it alone is checked, and the output is a full check's.
+    const fire = path.join(world.data, 'type', 'fire.yaml');
+    fs.writeFileSync(fire, fs.readFileSync(fire, 'utf8').replace(/^id: (\d+)$/m, 'id: 777'));
+    const third = await buildWith(cacheDir, world.data, path.join(world.root, 'three'));
+    expect(third).toMatchObject({ ok: true, parsed: 1, cached: files - 1 });
+    const cold = await buildWith(path.join(world.root, 'cold-cache'), world.data, path.join(world.root, 'cold'));
+    expect(cold).toMatchObject({ ok: true, parsed: files, cached: 0 });
+    expect(await snapshot(path.join(world.root, 'three'))).toEqual(await snapshot(path.join(world.root, 'cold')));
+  });
+
+  it('give the same problems, placed at the same lines, as records checked anew', async () => {
+    const world = await fixtureWorld('starter');
+    const cacheDir = path.join(world.root, 'cache');
+    await buildWith(cacheDir, world.data, path.join(world.root, 'good'));
+    // A reference to a record that does not exist, in a file the cache holds no record of; the record
+    // it names is then removed, so that files the cache holds refer to it too.
+    overlayBad(world, 'missing-reference');
+    const warm = await buildWith(cacheDir, world.data, path.join(world.root, 'warm'));
+    const cold = await buildWith(path.join(world.root, 'cold-cache'), world.data, path.join(world.root, 'cold'));
+    expect(warm.ok).toBe(false);
+    expect(warm.problems.length).toBeGreaterThan(0);
+    expect(warm.problems).toEqual(cold.problems);
+    fs.rmSync(path.join(world.data, 'type', 'water.yaml'));
+    const warmer = await buildWith(cacheDir, world.data, path.join(world.root, 'warmer'));
+    const colder = await buildWith(path.join(world.root, 'colder-cache'), world.data, path.join(world.root, 'colder'));
+    expect(warmer.problems.length).toBeGreaterThan(warm.problems.length);
+    expect(warmer.problems).toEqual(colder.problems);
+  });
+
+  it('are taken on the way to the checking threads, with the output of a build that checks every file on this thread', async () => {
+    const world = await fixtureWorld('starter');
+    const before = process.env.CRS_CACHE_DIR;
+    process.env.CRS_CACHE_DIR = path.join(world.root, 'cache');
+    try {
+      const out = (name: string) => path.join(world.root, name);
+      const cold = await buildWorld({ dataDir: world.data, outDir: out('cold'), plain: true }, { checkOnThreads: true });
+      const warm = await buildWorld({ dataDir: world.data, outDir: out('warm'), plain: true }, { checkOnThreads: true });
+      expect(cold.cached).toBe(0);
+      expect(warm).toMatchObject({ parsed: 0, cached: cold.parsed });
+      process.env.CRS_CACHE_DIR = path.join(world.root, 'empty-cache');
+      const inline = await buildWorld({ dataDir: world.data, outDir: out('inline'), plain: true }, { checkOnThreads: false });
+      expect(inline.cached).toBe(0);
+      expect(await snapshot(out('warm'))).toEqual(await snapshot(out('inline')));
+    } finally {
+      if (before === undefined) delete process.env.CRS_CACHE_DIR;
+      else process.env.CRS_CACHE_DIR = before;
+    }
+  });
+
+  it('cost only time when the cache cannot be written', async () => {
+    const world = await fixtureWorld('starter');
+    const blocked = path.join(world.root, 'a-file');
+    fs.writeFileSync(blocked, 'not a folder');
+    const result = await buildWith(path.join(blocked, 'cache'), world.data, path.join(world.root, 'out'));
+    expect(result.ok).toBe(true);
+    expect(fs.existsSync(path.join(world.root, 'out', 'api', 'v2', 'type', '1', 'index.json'))).toBe(true);
+  });
+});
