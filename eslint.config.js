@@ -48,6 +48,7 @@ export default tseslint.config(
       'explorer/dist/**',
       'hosts/node_modules/**',
       'bench-results/**',
+      '.crs-cache/**', // the build's cache where the data workflow keeps it (CRS_CACHE_DIR)
       'build/api-types.ts',
     ],
   },

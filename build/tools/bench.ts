@@ -7,7 +7,8 @@
 // On worlds from gen-world.ts, per scale: a full build into an empty output, a rebuild after one
 // edit, a rebuild with nothing changed, and the runtime's own start. Without --against, the full
 // build is timed against the write floor (floor.mjs: the same folders, bytes and hard links, and
-// nothing else); with --against REV, every scenario is timed against that revision's build, run
+// nothing else), and a pull request's `--check` with the cache a CI run restores against one with
+// an empty cache; with --against REV, every scenario is timed against that revision's build, run
 // from a git worktree of it, on the world that revision's own generator writes from the same seed.
 // The two sides of a comparison take turns, each going first in every
 // other run, and the medians are compared.
@@ -136,6 +137,36 @@ export async function timeBuild(checkout: string, data: string, out: string): Pr
   // (test runners set one of their own): both sides of a comparison write the same bytes.
   const env = { ...process.env, BASE_URL: 'http://localhost:3000' };
   return parseReport(await measureProcess(command, checkout, env), checkout);
+}
+
+/** `--check` of `data`, as a pull request's CI runs it, with the build's cache in `cache` (CRS_CACHE_DIR). */
+async function timeCheck(data: string, cache: string): Promise<Sample> {
+  const command = ['npm', 'run', 'build', '--silent', '--', '--data', data, '--check', '--report', 'json'];
+  const env = { ...process.env, BASE_URL: 'http://localhost:3000', CRS_CACHE_DIR: cache };
+  return parseReport(await measureProcess(command, projectRoot, env), projectRoot);
+}
+
+/**
+ * A pull request's check, in turns: on a fresh runner with an empty cache, and with the cache the
+ * last run left restored (a copy, made uncounted) and one source edited since.
+ */
+async function ciRuns(stage: Stage, runs: number): Promise<[Sample[], Sample[]]> {
+  const filled = path.join(stage.dir, 'ci-cache');
+  await timeCheck(stage.data, filled);
+  const edit = new Edit(path.join(stage.data, 'creature-form', `${firstForm(stage.scale)}.yaml`));
+  edit.apply();
+  const samples: [Sample[], Sample[]] = [[], []];
+  try {
+    for (let i = 0; i < runs; i++) {
+      const cold = path.join(stage.dir, `ci-cold-${i}`);
+      const warm = path.join(stage.dir, `ci-warm-${i}`);
+      fs.cpSync(filled, warm, { recursive: true });
+      for (const side of turnOrder(i, 2) as Array<0 | 1>) samples[side].push(await timeCheck(stage.data, side === 0 ? cold : warm));
+    }
+  } finally {
+    edit.restore();
+  }
+  return samples;
 }
 
 /** The write floor, from a plan writeFloorPlan made, into `out`; on one thread per core unless `threads` says. */
@@ -421,6 +452,7 @@ async function benchScale(stage: Stage, runs: number, against?: Contender): Prom
     [base, full] = await alternate(stage, runs, [(out) => timeFloor(plan, out), build(self)]);
   }
   const { noop, start, edits } = await rebuildRuns(stage, sides, runs);
+  const ci = against ? undefined : await ciRuns(stage, runs);
   const s = stage.scale;
   const mine = (xs: Sample[][]) => xs.at(-1)!;
   const rows = against
@@ -437,6 +469,7 @@ async function benchScale(stage: Stage, runs: number, against?: Contender): Prom
         row(s, 'no-op', 'full build', mine(noop), median(full.map((x) => x.ms))),
         row(s, 'runtime start', '', start),
         beyondStart(s, '', mine(noop), start),
+        row(s, 'CI check, cache restored', 'empty cache', ci![1], ci![0]),
       ];
   return { rows, world };
 }
