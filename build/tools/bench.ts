@@ -334,9 +334,8 @@ class Edit {
   }
 }
 
-/** One timed edit rebuild of a contender's kept output, from and back to the original source. */
-async function editRun(stage: Stage, side: Contender): Promise<Sample> {
-  const out = stage.kept.get(side)!;
+/** One timed edit rebuild of a contender's kept output (or `out`), from and back to the original source. */
+async function editRun(stage: Stage, side: Contender, out = stage.kept.get(side)!): Promise<Sample> {
   const edit = (side.edit ??= new Edit(path.join(side.data, 'creature-form', `${firstForm(stage.scale)}.yaml`)));
   edit.restore();
   await timeBuild(side.checkout, side.data, out); // back to the original, not counted
@@ -453,6 +452,9 @@ async function benchScale(stage: Stage, runs: number, against?: Contender): Prom
   }
   const { noop, start, edits } = await rebuildRuns(stage, sides, runs);
   const ci = against ? undefined : await ciRuns(stage, runs);
+  // The first edit after each full build of this checkout, on the output that build left.
+  const firstEdits: Sample[] = [];
+  for (let i = 0; i < runs; i++) firstEdits.push(await editRun(stage, self, path.join(stage.dir, `out-1-${i}`)));
   const s = stage.scale;
   const mine = (xs: Sample[][]) => xs.at(-1)!;
   const rows = against
@@ -462,6 +464,7 @@ async function benchScale(stage: Stage, runs: number, against?: Contender): Prom
         row(s, 'no-op', against.label, mine(noop), noop[0]),
         row(s, 'runtime start', '', start),
         beyondStart(s, against.label, mine(noop), start, noop[0]),
+        row(s, 'first edit after a full build', 'later edit', firstEdits, mine(edits)),
       ]
     : [
         row(s, 'full', 'floor', full, base),
@@ -469,6 +472,7 @@ async function benchScale(stage: Stage, runs: number, against?: Contender): Prom
         row(s, 'no-op', 'full build', mine(noop), median(full.map((x) => x.ms))),
         row(s, 'runtime start', '', start),
         beyondStart(s, '', mine(noop), start),
+        row(s, 'first edit after a full build', 'later edit', firstEdits, mine(edits)),
         row(s, 'CI check, cache restored', 'empty cache', ci![1], ci![0]),
       ];
   return { rows, world };
