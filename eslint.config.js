@@ -72,6 +72,11 @@ export default tseslint.config(
     },
   },
   {
+    // Small functions: the build's code reads a screen at a time.
+    files: ['build/**/*.ts', 'build/**/*.mjs'],
+    rules: { 'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }] },
+  },
+  {
     files: ['**/*.mjs', '**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', Buffer: 'readonly' } },
   },

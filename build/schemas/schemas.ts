@@ -170,23 +170,26 @@ function sourceSchema(response: Schema): Schema {
   return root;
 }
 
+/** A reference whose kind a word beside it names (`x-ref-by`), as a source record writes it. */
+function refBySchema(refBy: { field: string; kinds: Record<string, string> }): Schema {
+  const { field, kinds } = refBy;
+  const words = Object.keys(kinds);
+  const named = [...new Set(Object.values(kinds))];
+  return {
+    type: 'object',
+    required: [field, 'name'],
+    additionalProperties: false,
+    properties: {
+      [field]: { enum: words, description: `What names the record: ${words.map((w) => `${w} (a ${kinds[w]})`).join(', ')}.` },
+      name: { ...REF_SCHEMA, description: `The ${named.join(' or ')} named: its name, or its id.` },
+    },
+    'x-ref-by': refBy,
+  };
+}
+
 function toSource(node: Schema): Schema {
   if (node['x-ref']) return refSchema(node['x-ref']);
-  if (node['x-ref-by']) {
-    const { field, kinds } = node['x-ref-by'] as { field: string; kinds: Record<string, string> };
-    const words = Object.keys(kinds);
-    const named = [...new Set(Object.values(kinds))];
-    return {
-      type: 'object',
-      required: [field, 'name'],
-      additionalProperties: false,
-      properties: {
-        [field]: { enum: words, description: `What names the record: ${words.map((w) => `${w} (a ${kinds[w]})`).join(', ')}.` },
-        name: { ...REF_SCHEMA, description: `The ${named.join(' or ')} named: its name, or its id.` },
-      },
-      'x-ref-by': node['x-ref-by'],
-    };
-  }
+  if (node['x-ref-by']) return refBySchema(node['x-ref-by']);
   if (Array.isArray(node.oneOf)) {
     // A nullable reference collapses to one schema, so its errors read plainly.
     const ref = node.oneOf.find((s: Schema) => s['x-ref']);
