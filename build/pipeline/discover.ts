@@ -45,7 +45,9 @@ interface Listing {
 /**
  * The entries of `dir` that `patterns` match, hidden ones passed over (and names starting with a line
  * break, which picomatch's `*` does not match). Links are listed as links and not walked through:
- * whether one is followed is the project's rule (entryType), not the walker's.
+ * whether one is followed is the project's rule (entryType), not the walker's. Dirents only, not
+ * `stats: true`: that lstats every entry, costs more, and drops a whole folder when one entry in it
+ * is removed during the walk. Sources get their `stat` in kindEntry.
  */
 const globbed = (dir: string, patterns: string[]) =>
   fg.sync(patterns, { cwd: dir, onlyFiles: false, followSymbolicLinks: false, objectMode: true, unique: false });
