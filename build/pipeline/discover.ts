@@ -3,6 +3,7 @@
 // meant as records but that are not read become problems here.
 import fs from 'node:fs';
 import path from 'node:path';
+import fg from 'fast-glob';
 import { UsageError } from '../config.ts';
 import { relativeTo } from '../paths.ts';
 import { fileStart, type Problem, type Problems } from '../report/problems.ts';
@@ -31,34 +32,25 @@ interface Refused {
   why: string;
 }
 
-/**
- * The files directly in the data folder, and the entries of each kind's folder (`<kind>/<name>`),
- * hidden ones passed over, folders among them marked by a trailing '/'. Entries that are neither
- * files nor folders, and links that lead out of the data folder, go to `refused`: a pull request
- * must not make the build publish a file of the machine it runs on. Read with readdir rather than a
- * glob library: on a rebuild with nothing changed, loading and running one was a seventh of what
- * the build did beyond node's start (docs/PERFORMANCE.md).
- */
-function listNames(dataDir: string, refused: Refused[]): string[] {
-  const names: string[] = [];
-  const within = insideOf(dataDir);
-  for (const kind of fs.readdirSync(dataDir, { withFileTypes: true })) {
-    if (kind.name.startsWith('.')) continue;
-    const what = entryType(dataDir, kind, within);
-    if (typeof what === 'object') refused.push({ name: kind.name, why: what.why });
-    else if (what === 'file') names.push(kind.name);
-    else {
-      for (const entry of fs.readdirSync(path.join(dataDir, kind.name), { withFileTypes: true })) {
-        if (entry.name.startsWith('.')) continue;
-        const name = `${kind.name}/${entry.name}`;
-        const type = entryType(path.join(dataDir, kind.name), entry, within);
-        if (typeof type === 'object') refused.push({ name, why: type.why });
-        else names.push(type === 'folder' ? `${name}/` : name);
-      }
-    }
-  }
-  return names;
+/** What an entry is: a file or a folder (a link to one inside the data folder counts as what it leads to), or why it is not read. */
+type EntryType = 'file' | 'folder' | { why: string };
+
+/** What listSources gives. */
+interface Listing {
+  sources: Listed[];
+  others: string[];
+  refused: Refused[];
 }
+
+/**
+ * The entries of `dir` that `patterns` match, hidden ones passed over (and names starting with a line
+ * break, which picomatch's `*` does not match). Links are listed as links and not walked through:
+ * whether one is followed is the project's rule (entryType), not the walker's. Dirents only, not
+ * `stats: true`: that lstats every entry, costs more, and drops a whole folder when one entry in it
+ * is removed during the walk. Sources get their `stat` in kindEntry.
+ */
+const globbed = (dir: string, patterns: string[]) =>
+  fg.sync(patterns, { cwd: dir, onlyFiles: false, followSymbolicLinks: false, objectMode: true, unique: false });
 
 /** Whether a real path lies inside the data folder (whose own path may pass through links). */
 function insideOf(dataDir: string): (real: string) => boolean {
@@ -69,10 +61,8 @@ function insideOf(dataDir: string): (real: string) => boolean {
   };
 }
 
-/** A file or a folder (a link to one inside the data folder counts as what it leads to), or why it is not read. */
-function entryType(dir: string, entry: fs.Dirent, within: (real: string) => boolean): 'file' | 'folder' | { why: string } {
-  if (!entry.isSymbolicLink()) return typeOf(entry);
-  const abs = path.join(dir, entry.name);
+function entryType(abs: string, dirent: fg.Entry['dirent'], within: (real: string) => boolean): EntryType {
+  if (!dirent.isSymbolicLink()) return typeOf(dirent);
   let real: string;
   try {
     real = fs.realpathSync(abs);
@@ -91,7 +81,7 @@ const linkTarget = (abs: string) => {
   }
 };
 
-function typeOf(entry: fs.Dirent | fs.Stats): 'file' | 'folder' | { why: string } {
+function typeOf(entry: fg.Entry['dirent'] | fs.Stats): EntryType {
   if (entry.isFile()) return 'file';
   if (entry.isDirectory()) return 'folder';
   const what = entry.isFIFO()
@@ -109,32 +99,39 @@ function typeOf(entry: fs.Dirent | fs.Stats): 'file' | 'folder' | { why: string 
 /**
  * The source files (`sources`, in path order: `type-x/…` before `type/…`, as the characters
  * compare) and `others`: entries that are not read although an author may have meant them to be.
- * In a kind's folder, anything but a source file; in the data folder itself, a source file. Only
- * source files are looked at.
+ * In a kind's folder, anything but a source file; in the data folder itself, a source file. Entries
+ * that are neither files nor folders, and links that lead out of the data folder, are `refused`: a
+ * pull request must not make the build publish a file of the machine it runs on.
  */
-export function listSources(dataDir: string): { sources: Listed[]; others: string[]; refused: Refused[] } {
-  const refused: Refused[] = [];
-  const names = listNames(dataDir, refused).sort(byPath);
-  const sources: Listed[] = [];
-  const others: string[] = [];
-  for (const name of names) {
-    const slash = name.indexOf('/');
-    const isDir = name.endsWith('/');
-    const isSource = !isDir && SOURCE_NAME.test(name.slice(slash + 1));
-    if (slash < 0) {
-      if (isSource) others.push(name);
-      continue;
+export function listSources(dataDir: string): Listing {
+  const listing: Listing = { sources: [], others: [], refused: [] };
+  const within = insideOf(dataDir);
+  const take = (dir: string, patterns: string[], prefix: string) => {
+    for (const { path: rel, dirent } of globbed(dir, patterns)) {
+      const name = prefix + rel;
+      const abs = path.join(dir, rel);
+      const what = entryType(abs, dirent, within);
+      if (typeof what === 'object') listing.refused.push({ name, why: what.why });
+      else if (name.includes('/')) kindEntry(listing, name, abs, what);
+      else if (what === 'file' && SOURCE_NAME.test(name)) listing.others.push(name);
+      // A kind's folder reached through a link, which the walk did not enter.
+      else if (what === 'folder' && dirent.isSymbolicLink()) take(abs, ['*'], `${name}/`);
     }
-    if (!isSource) {
-      others.push(isDir ? name.slice(0, -1) : name);
-      continue;
-    }
-    const stats = fs.statSync(path.join(dataDir, name), { throwIfNoEntry: false });
-    // A file removed since it was listed is not there at all.
-    if (stats?.isFile()) sources.push({ path: name, size: stats.size, mtimeMs: stats.mtimeMs });
-    else if (stats) others.push(name);
-  }
-  return { sources, others, refused };
+  };
+  take(dataDir, ['*', '*/*'], '');
+  listing.sources.sort((a, b) => byPath(a.path, b.path));
+  listing.others.sort(byPath);
+  listing.refused.sort((a, b) => byPath(a.name, b.name));
+  return listing;
+}
+
+/** An entry of a kind's folder: a source file, with its size and time, or one of the others. Only source files are looked at. */
+function kindEntry({ sources, others }: Listing, name: string, abs: string, what: 'file' | 'folder'): void {
+  if (what === 'folder' || !SOURCE_NAME.test(path.basename(name))) return void others.push(name);
+  const stats = fs.statSync(abs, { throwIfNoEntry: false });
+  // A file removed since it was listed is not there at all.
+  if (stats?.isFile()) sources.push({ path: name, size: stats.size, mtimeMs: stats.mtimeMs });
+  else if (stats) others.push(name);
 }
 
 /**
