@@ -27,7 +27,8 @@ async function copyProject(more: string[] = []): Promise<string> {
 const env = { ...process.env, BASE_URL: 'http://localhost:3000' };
 const launch = (root: string, ...args: string[]) =>
   run(process.execPath, [path.join(root, 'build/launch.mjs'), ...args], { cwd: root, env });
-const bundles = (root: string) => fs.readdirSync(path.join(root, 'node_modules/.cache/creature-reference-service/build')).filter((n) => !n.endsWith('.tmp'));
+const bundles = (root: string) =>
+  fs.readdirSync(path.join(root, 'node_modules/.cache/creature-reference-service/build')).filter((n) => !n.endsWith('.tmp'));
 
 describe('the launcher', () => {
   it('runs a bundle made from the sources, and makes a new one when a source changes', async () => {
