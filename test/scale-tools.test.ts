@@ -206,7 +206,14 @@ describe("the benchmark's measurements", () => {
     const root = await tempDir();
     const results = path.join(root, 'bench.json');
     const bench = await runBench({ scales: [0.02], runs: 3, against: 'HEAD', settle: 0, results, log: () => {} });
-    expect(bench.rows.map((r) => r.scenario)).toEqual(['full', 'edit', 'no-op', 'runtime start', 'no-op beyond runtime start']);
+    expect(bench.rows.map((r) => r.scenario)).toEqual([
+      'full',
+      'edit',
+      'no-op',
+      'runtime start',
+      'no-op beyond runtime start',
+      'first edit after a full build',
+    ]);
     for (const r of bench.rows.slice(0, 3)) {
       expect(r.baseline).toBe('HEAD');
       expect(r.samples).toHaveLength(3);
@@ -219,7 +226,12 @@ describe("the benchmark's measurements", () => {
     for (const s of [...edit.samples, ...edit.baseSamples!]) expect(s.written! + s.linked!).toBeGreaterThan(0);
     for (const s of [...edit.samples, ...edit.baseSamples!]) expect(s.written! + s.linked!).toBeLessThan(10);
     expect(bench.worlds[0]!.records).toBe([...generateWorld(0.02, 1).values()].reduce((n, list) => n + list.length, 0));
-    expect(JSON.parse(fs.readFileSync(results, 'utf8')).rows).toHaveLength(5);
+    // The first edit after each full build, on that build's output, against later edits.
+    const first = bench.rows[5]!;
+    expect(first.samples).toHaveLength(3);
+    expect(first.baseline).toBe('later edit');
+    expect(first.ratio).toBeGreaterThan(0);
+    expect(JSON.parse(fs.readFileSync(results, 'utf8')).rows).toHaveLength(6);
     expect(worktrees()).not.toMatch(/crs-bench-/);
   });
 
