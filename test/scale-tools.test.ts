@@ -13,8 +13,10 @@ import {
   measureProcess,
   median,
   parseOptions,
+  percentile,
   roomProblem,
   runBench,
+  runDevBench,
   timeBuild,
   timeFloor,
   writeFloorPlan,
@@ -234,7 +236,32 @@ describe("the benchmark's measurements", () => {
     expect(() => parseOptions(['--runs', '2'])).toThrow(/3 or more/);
     expect(() => parseOptions(['--scales', '1,x'])).toThrow(/positive numbers/);
     expect(() => parseOptions(['--settle=-1'])).toThrow(/seconds/);
+    expect(parseOptions(['--dev'])).toMatchObject({ dev: true, runs: 20 });
+    expect(parseOptions(['--dev', '--runs', '5'])).toMatchObject({ dev: true, runs: 5 });
+    expect(() => parseOptions(['--dev', '--scales', '1'])).toThrow(/--runs only/);
   });
+
+  // runDevBench fails when the loop, stopped by Ctrl-C, leaves its temp build in the bench's folder.
+  it(
+    'times saves to the dev loop as a client polling the record sees them, and stops the loop it started',
+    { timeout: 180_000 },
+    async () => {
+      const results = path.join(await tempDir(), 'bench.json');
+      const bench = await runDevBench({ runs: 3, results, log: () => {} });
+      expect(bench.rows.map((r) => [r.scenario, r.samples.length])).toEqual([
+        ['dev: save to answer', 3],
+        ['dev: first save after start', 1],
+      ]);
+      const saves = bench.rows[0]!;
+      // A save is answered after the loop's wait for more saves (25 ms) at the least, and its spread brackets the median.
+      expect(saves.minMs).toBeGreaterThan(25);
+      expect(saves.minMs).toBeLessThanOrEqual(saves.ms);
+      expect(saves.p90Ms).toBe(saves.maxMs);
+      expect(bench.worlds[0]!.records).toBeGreaterThan(1000);
+      expect(JSON.parse(fs.readFileSync(results, 'utf8')).rows[0].samples).toHaveLength(3);
+      expect(percentile([5, 1, 4, 2, 3, 10, 9, 8, 7, 6], 0.9)).toBe(9);
+    },
+  );
 
   it('refuses a scale the disk cannot hold before measuring it, saying how much room it needs', () => {
     const tree = { bytes: 2 ** 30, files: 40_000 };

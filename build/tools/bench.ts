@@ -12,9 +12,12 @@
 // from a git worktree of it, on the world that revision's own generator writes from the same seed.
 // The two sides of a comparison take turns, each going first in every
 // other run, and the medians are compared.
+// `--dev [--runs 20]` times only the dev loop: `npm run dev` on a copy of data/, each save timed to
+// the first answer of the record's url that holds it (runDevBench).
 // Prints a markdown table and writes every figure as JSON to bench-results/bench.json.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -102,7 +105,8 @@ export async function measureProcess(command: string[], cwd = projectRoot, env =
 /** What one measured run did: its times and memory, and for a build, what its report said. */
 export interface Sample {
   ms: number;
-  rssMb: number;
+  /** For a whole process; a dev loop's save has none of its own. */
+  rssMb?: number;
   /** The build's in-process time, and per stage (its --report json). */
   buildMs?: number;
   stages?: Record<string, number>;
@@ -349,13 +353,18 @@ async function editRun(stage: Stage, side: Contender, out = stage.kept.get(side)
 
 /** A scenario's figures at one scale: the medians compared, and every sample. */
 export interface Row {
-  scale: number;
+  /** A generated world's scale, or the shipped world (the dev loop's saves). */
+  scale: number | 'data';
   scenario: string;
   /** What the measured side is compared with: the floor, the full build, a revision, or nothing. */
   baseline: string;
   ms: number;
   baseMs?: number;
   ratio?: number;
+  /** The spread of the samples (the dev loop's saves). */
+  minMs?: number;
+  p90Ms?: number;
+  maxMs?: number;
   peakRssMb?: number;
   basePeakRssMb?: number;
   stages?: Record<string, number>;
@@ -370,7 +379,7 @@ function stageMedians(samples: Sample[]): Record<string, number> | undefined {
   return Object.fromEntries(names.map((name) => [name, median(samples.flatMap((s) => s.stages?.[name] ?? []))]));
 }
 
-const peak = (samples: Sample[]) => Math.max(...samples.map((s) => s.rssMb));
+const peak = (samples: Sample[]) => Math.max(...samples.map((s) => s.rssMb ?? NaN));
 
 /** A row comparing `samples` with `base` (another side's samples, or a single figure). */
 function row(scale: number, scenario: string, baseline: string, samples: Sample[], base?: Sample[] | number): Row {
@@ -488,6 +497,8 @@ export interface BenchOptions {
   against?: string;
   /** Seconds to wait after large removals; by default 35 at scale 5 and above, none below. */
   settle?: number;
+  /** Time only the dev loop's answer to a save (runDevBench). */
+  dev?: boolean;
   /** Where the JSON results go. */
   results: string;
   log?: (line: string) => void;
@@ -499,7 +510,7 @@ export interface BenchResults {
   cpus: number;
   runs: number;
   against?: string;
-  worlds: { scale: number; records?: number; files?: number; bytes?: number }[];
+  worlds: { scale: number | 'data'; records?: number; files?: number; bytes?: number }[];
   rows: Row[];
 }
 
@@ -571,6 +582,135 @@ async function oneScale(work: string, scale: number, options: BenchOptions, sett
   }
 }
 
+/** The record the dev loop's saves change: a move's power, which its own JSON shows and no other record derives from. */
+const DEV_EDIT = { file: 'move/acid-kick.yaml', path: '/api/v2/move/acid-kick/', line: /^power: \d+$/m };
+
+/** `npm run dev` running: its url, what it printed, and a Ctrl-C that resolves once every process it started is gone. */
+interface DevProcess {
+  url: string;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+/**
+ * `npm run dev` as a user starts it, on a free loopback port, resolved once its first build is done
+ * (it prints its url then), with its temp build in `tmp`. It runs in a process group of its own, so
+ * that a stop reaches npm and the dev loop at once, as Ctrl-C in a terminal does.
+ */
+async function startDevProcess(data: string, tmp: string): Promise<DevProcess> {
+  const args = ['run', 'dev', '--', '--data', data, '--port', '0', '--host', '127.0.0.1'];
+  const env = { ...process.env, TMPDIR: tmp };
+  const child = spawn('npm', args, { cwd: projectRoot, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const url = new Promise<string>((resolve, reject) => {
+    const said = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const found = /explorer at (\S+)\//.exec(output);
+      if (found) resolve(found[1]!);
+    };
+    child.stdout.on('data', said);
+    child.stderr.on('data', said);
+    child.once('exit', (code) => reject(new BenchError(`npm run dev exited with ${code} before its first build:\n${output.slice(-2000)}`)));
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGINT');
+    await exited;
+  };
+  const timeout = setTimeout(() => void stop(), 120_000);
+  try {
+    return { url: await url, output: () => output, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  } finally {
+    clearTimeout(timeout);
+  }
+}
+
+/** The body of a GET of `url`, on `agent`'s kept-alive connection. */
+function getBody(url: string, agent: http.Agent): Promise<string> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+/** Writes `text` to `file`, then asks `url` back to back until the body holds `expected`: the ms from the write to that answer. */
+async function saveToAnswer(file: string, text: string, url: string, expected: string, agent: http.Agent): Promise<number> {
+  const started = performance.now();
+  fs.writeFileSync(file, text);
+  while (!(await getBody(url, agent)).includes(expected))
+    if (performance.now() - started > 30_000) throw new BenchError(`${url} did not answer ${expected} within 30 s of the save`);
+  return performance.now() - started;
+}
+
+/** The value at or below which `share` of the figures fall (nearest rank). */
+export const percentile = (xs: readonly number[], share: number): number =>
+  [...xs].sort((a, b) => a - b)[Math.max(0, Math.ceil(share * xs.length) - 1)] ?? NaN;
+
+/** A row of the dev loop's saves: the median and its spread. */
+function devRow(scenario: string, ms: number[]): Row {
+  const spread = { minMs: Math.min(...ms), p90Ms: percentile(ms, 0.9), maxMs: Math.max(...ms) };
+  return { scale: 'data', scenario, baseline: '', ms: median(ms), ...spread, samples: ms.map((x) => ({ ms: x })) };
+}
+
+/**
+ * The dev loop's answer to a save, on a copy of the shipped world: `runs` saves, each timed from the
+ * write to the first answer of the record's url that holds the new value, after one save not
+ * counted (the first after the start, which fills the loop's second tree). The saves alternate
+ * between two values, so each changes the record; a pause between them lets the loop go idle.
+ */
+export async function runDevBench(options: Pick<BenchOptions, 'runs' | 'results' | 'log'>): Promise<BenchResults> {
+  const log = options.log ?? logLine;
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'crs-bench-dev-'));
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  let dev: DevProcess | undefined;
+  try {
+    const data = path.join(work, 'data');
+    fs.cpSync(path.join(projectRoot, 'data'), data, { recursive: true });
+    const file = path.join(data, DEV_EDIT.file);
+    const original = fs.readFileSync(file, 'utf8');
+    if (!DEV_EDIT.line.test(original)) throw new Error(`${file} has no power line to edit`);
+    dev = await startDevProcess(data, work);
+    const url = dev.url + DEV_EDIT.path;
+    const save = (power: number) => saveToAnswer(file, original.replace(DEV_EDIT.line, `power: ${power}`), url, `"power":${power}`, agent);
+    const first = await save(1001);
+    const ms: number[] = [];
+    for (let i = 0; i < options.runs; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      ms.push(await save(1000 + (i % 2)));
+      log(`dev save ${i + 1}/${options.runs}: ${ms.at(-1)!.toFixed(1)} ms`);
+    }
+    const status = JSON.parse(await getBody(`${dev.url}/__build-status`, agent)) as { records: number };
+    await dev.stop();
+    const left = fs.readdirSync(work).filter((name) => name !== 'data');
+    if (left.length) throw new BenchError(`npm run dev left ${left.join(', ')} behind after Ctrl-C:\n${dev.output().slice(-2000)}`);
+    const rows = [devRow('dev: save to answer', ms), devRow('dev: first save after start', [first])];
+    const results: BenchResults = {
+      date: new Date().toISOString(),
+      node: process.version,
+      cpus: os.cpus().length,
+      runs: options.runs,
+      worlds: [{ scale: 'data', records: status.records }],
+      rows,
+    };
+    fs.mkdirSync(path.dirname(options.results), { recursive: true });
+    fs.writeFileSync(options.results, JSON.stringify(results, null, 2) + '\n');
+    return results;
+  } finally {
+    agent.destroy();
+    await dev?.stop();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
 const fmt = (n: number | undefined, digits = 0) => (n === undefined || Number.isNaN(n) ? '' : n.toFixed(digits));
 
 /** The results as a markdown table, one row per scenario and scale. */
@@ -587,6 +727,16 @@ export function formatTable(results: BenchResults): string {
   return lines.join('\n');
 }
 
+/** The dev loop's rows as a markdown table: the median save and its spread. */
+export function formatDevTable(results: BenchResults): string {
+  const lines = ['| world | scenario | saves | median ms | p90 ms | min ms | max ms |', '| --- | --- | ---: | ---: | ---: | ---: | ---: |'];
+  for (const r of results.rows)
+    lines.push(
+      `| ${[r.scale, r.scenario, r.samples.length, fmt(r.ms, 1), fmt(r.p90Ms, 1), fmt(r.minMs, 1), fmt(r.maxMs, 1)].join(' | ')} |`,
+    );
+  return lines.join('\n');
+}
+
 /** The command line, checked. */
 export function parseOptions(argv: string[]): BenchOptions {
   let values;
@@ -594,27 +744,39 @@ export function parseOptions(argv: string[]): BenchOptions {
     values = parseArgs({
       args: argv,
       options: {
-        scales: { type: 'string', default: '1,10' },
-        runs: { type: 'string', default: '3' },
+        scales: { type: 'string' },
+        runs: { type: 'string' },
         against: { type: 'string' },
         settle: { type: 'string' },
+        dev: { type: 'boolean', default: false },
       },
     }).values;
   } catch (err) {
     throw new BenchError((err as Error).message);
   }
-  const scales = values.scales.split(',').map(Number);
+  const scales = (values.scales ?? '1,10').split(',').map(Number);
   if (scales.some((s) => !(s > 0))) throw new BenchError(`--scales takes positive numbers, as 1,10; got ${values.scales}`);
-  const runs = Number(values.runs);
+  const runs = Number(values.runs ?? (values.dev ? 20 : 3));
   // Three at least, so that each median stands between two other runs.
   if (!Number.isInteger(runs) || runs < 3) throw new BenchError(`--runs takes a whole number of 3 or more; got ${values.runs}`);
+  if (values.dev && (values.against !== undefined || values.scales !== undefined || values.settle !== undefined))
+    throw new BenchError('--dev times the dev loop on the shipped world alone; it takes --runs only');
   const settle = values.settle === undefined ? undefined : Number(values.settle);
   if (settle !== undefined && !(settle >= 0)) throw new BenchError(`--settle takes seconds, 0 or more; got ${values.settle}`);
-  return { scales, runs, against: values.against, settle, results: path.join(projectRoot, 'bench-results', 'bench.json') };
+  const results = path.join(projectRoot, 'bench-results', 'bench.json');
+  return { scales, runs, against: values.against, settle, dev: values.dev, results };
 }
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
+  if (options.dev) {
+    const results = await runDevBench(options);
+    console.log(formatDevTable(results));
+    console.log(
+      `\n\`npm run dev\` on a copy of data/ (${results.worlds[0]!.records} records): ms from a save to the first answer of the record's url that holds it. Figures in ${path.relative(process.cwd(), options.results)}`,
+    );
+    return;
+  }
   const results = await runBench(options);
   console.log(formatTable(results));
   for (const w of results.worlds)
