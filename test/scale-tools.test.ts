@@ -238,27 +238,31 @@ describe("the benchmark's measurements", () => {
     expect(() => parseOptions(['--settle=-1'])).toThrow(/seconds/);
     expect(parseOptions(['--dev'])).toMatchObject({ dev: true, runs: 20 });
     expect(parseOptions(['--dev', '--runs', '5'])).toMatchObject({ dev: true, runs: 5 });
-    expect(() => parseOptions(['--dev', '--scales', '1'])).toThrow(/--runs only/);
+    expect(parseOptions(['--dev', '--against', 'abc123'])).toMatchObject({ dev: true, against: 'abc123' });
+    expect(() => parseOptions(['--dev', '--scales', '1'])).toThrow(/--runs and --against only/);
   });
 
-  // runDevBench fails when the loop, stopped by Ctrl-C, leaves its temp build in the bench's folder.
+  // runDevBench fails when a loop, stopped by Ctrl-C, leaves its temp build in the bench's folder.
   it(
-    'times saves to the dev loop as a client polling the record sees them, and stops the loop it started',
+    'races saves to two dev loops, this checkout and a revision, as a client polling the record sees them',
     { timeout: 180_000 },
     async () => {
       const results = path.join(await tempDir(), 'bench.json');
-      const bench = await runDevBench({ runs: 3, results, log: () => {} });
-      expect(bench.rows.map((r) => [r.scenario, r.samples.length])).toEqual([
-        ['dev: save to answer', 3],
-        ['dev: first save after start', 1],
+      const bench = await runDevBench({ runs: 3, against: 'HEAD', results, log: () => {} });
+      expect(bench.rows.map((r) => [r.scenario, r.samples.length, r.baseSamples?.length])).toEqual([
+        ['dev: save to answer', 3, 3],
+        ['dev: first save after start', 1, 1],
       ]);
       const saves = bench.rows[0]!;
-      // A save is answered after the loop's wait for more saves (25 ms) at the least, and its spread brackets the median.
-      expect(saves.minMs).toBeGreaterThan(25);
+      expect(saves.baseline).toBe('HEAD');
+      expect(saves.ratio).toBeGreaterThan(0);
+      // Each save is a build, and a build of the shipped world takes milliseconds at the least.
+      expect(saves.minMs).toBeGreaterThan(5);
       expect(saves.minMs).toBeLessThanOrEqual(saves.ms);
       expect(saves.p90Ms).toBe(saves.maxMs);
       expect(bench.worlds[0]!.records).toBeGreaterThan(1000);
       expect(JSON.parse(fs.readFileSync(results, 'utf8')).rows[0].samples).toHaveLength(3);
+      expect(worktrees()).not.toMatch(/crs-bench-dev-/);
       expect(percentile([5, 1, 4, 2, 3, 10, 9, 8, 7, 6], 0.9)).toBe(9);
     },
   );

@@ -12,8 +12,9 @@
 // from a git worktree of it, on the world that revision's own generator writes from the same seed.
 // The two sides of a comparison take turns, each going first in every
 // other run, and the medians are compared.
-// `--dev [--runs 20]` times only the dev loop: `npm run dev` on a copy of data/, each save timed to
-// the first answer of the record's url that holds it (runDevBench).
+// `--dev [--runs 20] [--against REV]` times only the dev loop: `npm run dev` on a copy of data/, each
+// save timed to the first answer of the record's url that holds it (runDevBench); with --against,
+// beside that revision's dev loop, in turns.
 // Prints a markdown table and writes every figure as JSON to bench-results/bench.json.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -585,6 +586,9 @@ async function oneScale(work: string, scale: number, options: BenchOptions, sett
 /** The record the dev loop's saves change: a move's power, which its own JSON shows and no other record derives from. */
 const DEV_EDIT = { file: 'move/acid-kick.yaml', path: '/api/v2/move/acid-kick/', line: /^power: \d+$/m };
 
+/** The process groups of the dev loops running: a bench stopped by a signal stops them too. */
+const devGroups = new Set<number>();
+
 /** `npm run dev` running: its url, what it printed, and a Ctrl-C that resolves once every process it started is gone. */
 interface DevProcess {
   url: string;
@@ -593,14 +597,15 @@ interface DevProcess {
 }
 
 /**
- * `npm run dev` as a user starts it, on a free loopback port, resolved once its first build is done
+ * `npm run dev` as a user starts it in `checkout`, on a free loopback port, resolved once its first build is done
  * (it prints its url then), with its temp build in `tmp`. It runs in a process group of its own, so
  * that a stop reaches npm and the dev loop at once, as Ctrl-C in a terminal does.
  */
-async function startDevProcess(data: string, tmp: string): Promise<DevProcess> {
+async function startDevProcess(checkout: string, data: string, tmp: string): Promise<DevProcess> {
   const args = ['run', 'dev', '--', '--data', data, '--port', '0', '--host', '127.0.0.1'];
   const env = { ...process.env, TMPDIR: tmp };
-  const child = spawn('npm', args, { cwd: projectRoot, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('npm', args, { cwd: checkout, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  devGroups.add(child.pid!);
   let output = '';
   const url = new Promise<string>((resolve, reject) => {
     const said = (chunk: Buffer) => {
@@ -612,7 +617,7 @@ async function startDevProcess(data: string, tmp: string): Promise<DevProcess> {
     child.stderr.on('data', said);
     child.once('exit', (code) => reject(new BenchError(`npm run dev exited with ${code} before its first build:\n${output.slice(-2000)}`)));
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve(void devGroups.delete(child.pid!))));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGINT');
     await exited;
@@ -655,49 +660,92 @@ async function saveToAnswer(file: string, text: string, url: string, expected: s
 export const percentile = (xs: readonly number[], share: number): number =>
   [...xs].sort((a, b) => a - b)[Math.max(0, Math.ceil(share * xs.length) - 1)] ?? NaN;
 
-/** A row of the dev loop's saves: the median and its spread. */
-function devRow(scenario: string, ms: number[]): Row {
+/** A row of the dev loop's saves: the median and its spread, against another checkout's saves if given. */
+function devRow(scenario: string, ms: number[], base?: { label: string; ms: number[] }): Row {
   const spread = { minMs: Math.min(...ms), p90Ms: percentile(ms, 0.9), maxMs: Math.max(...ms) };
-  return { scale: 'data', scenario, baseline: '', ms: median(ms), ...spread, samples: ms.map((x) => ({ ms: x })) };
+  const samples = (xs: number[]) => xs.map((x) => ({ ms: x }));
+  const row: Row = { scale: 'data', scenario, baseline: base?.label ?? '', ms: median(ms), ...spread, samples: samples(ms) };
+  if (!base) return row;
+  const baseMs = median(base.ms);
+  return { ...row, baseMs, ratio: row.ms / baseMs, baseSamples: samples(base.ms) };
+}
+
+/** One checkout's dev loop, on a copy of its own data/ in a folder of its own (which holds its temp build too). */
+interface DevSide {
+  label: string;
+  dir: string;
+  dev: DevProcess;
+  /** Saves the record with this power: ms to the answer that holds it. */
+  save: (power: number) => Promise<number>;
+}
+
+async function devSide(label: string, checkout: string, work: string, agent: http.Agent): Promise<DevSide> {
+  const dir = fs.mkdtempSync(path.join(work, 'side-'));
+  const data = path.join(dir, 'data');
+  fs.cpSync(path.join(checkout, 'data'), data, { recursive: true });
+  const file = path.join(data, DEV_EDIT.file);
+  const original = fs.readFileSync(file, 'utf8');
+  if (!DEV_EDIT.line.test(original)) throw new Error(`${file} has no power line to edit`);
+  const dev = await startDevProcess(checkout, data, dir);
+  const url = dev.url + DEV_EDIT.path;
+  const save = (power: number) => saveToAnswer(file, original.replace(DEV_EDIT.line, `power: ${power}`), url, `"power":${power}`, agent);
+  return { label, dir, dev, save };
+}
+
+/** Stops a side's dev loop as Ctrl-C does; its temp build must be gone then. */
+async function stopSide(side: DevSide): Promise<void> {
+  await side.dev.stop();
+  const left = fs.readdirSync(side.dir).filter((name) => name !== 'data');
+  if (left.length) throw new BenchError(`npm run dev left ${left.join(', ')} behind after Ctrl-C:\n${side.dev.output().slice(-2000)}`);
 }
 
 /**
  * The dev loop's answer to a save, on a copy of the shipped world: `runs` saves, each timed from the
  * write to the first answer of the record's url that holds the new value, after one save not
  * counted (the first after the start, which fills the loop's second tree). The saves alternate
- * between two values, so each changes the record; a pause between them lets the loop go idle.
+ * between two values, so each changes the record; a pause between them lets the loop go idle. With
+ * `against`, that revision's dev loop runs beside this checkout's, and the two take turns.
  */
-export async function runDevBench(options: Pick<BenchOptions, 'runs' | 'results' | 'log'>): Promise<BenchResults> {
+export async function runDevBench(options: Pick<BenchOptions, 'runs' | 'against' | 'results' | 'log'>): Promise<BenchResults> {
   const log = options.log ?? logLine;
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'crs-bench-dev-'));
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  let dev: DevProcess | undefined;
+  const sides: DevSide[] = [];
+  let worktree: Worktree | undefined;
+  const interrupted = () => {
+    for (const group of devGroups) process.kill(-group, 'SIGINT');
+    worktree?.remove();
+    fs.rmSync(work, { recursive: true, force: true });
+    process.exit(130);
+  };
+  process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
   try {
-    const data = path.join(work, 'data');
-    fs.cpSync(path.join(projectRoot, 'data'), data, { recursive: true });
-    const file = path.join(data, DEV_EDIT.file);
-    const original = fs.readFileSync(file, 'utf8');
-    if (!DEV_EDIT.line.test(original)) throw new Error(`${file} has no power line to edit`);
-    dev = await startDevProcess(data, work);
-    const url = dev.url + DEV_EDIT.path;
-    const save = (power: number) => saveToAnswer(file, original.replace(DEV_EDIT.line, `power: ${power}`), url, `"power":${power}`, agent);
-    const first = await save(1001);
-    const ms: number[] = [];
+    if (options.against) worktree = addWorktree(options.against, work, projectRoot);
+    if (worktree?.warning) log(`warning: ${worktree.warning}`);
+    if (worktree) sides.push(await devSide(options.against!, worktree.dir, work, agent));
+    sides.push(await devSide('this checkout', projectRoot, work, agent));
+    const first = await Promise.all(sides.map((side) => side.save(1001)));
+    const ms = sides.map((): number[] => []);
     for (let i = 0; i < options.runs; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      ms.push(await save(1000 + (i % 2)));
-      log(`dev save ${i + 1}/${options.runs}: ${ms.at(-1)!.toFixed(1)} ms`);
+      for (const k of turnOrder(i, sides.length)) {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        ms[k]!.push(await sides[k]!.save(1000 + (i % 2)));
+      }
+      log(`dev save ${i + 1}/${options.runs}: ${ms.map((m) => `${m.at(-1)!.toFixed(1)} ms`).join(', ')}`);
     }
-    const status = JSON.parse(await getBody(`${dev.url}/__build-status`, agent)) as { records: number };
-    await dev.stop();
-    const left = fs.readdirSync(work).filter((name) => name !== 'data');
-    if (left.length) throw new BenchError(`npm run dev left ${left.join(', ')} behind after Ctrl-C:\n${dev.output().slice(-2000)}`);
-    const rows = [devRow('dev: save to answer', ms), devRow('dev: first save after start', [first])];
+    const status = JSON.parse(await getBody(`${sides.at(-1)!.dev.url}/__build-status`, agent)) as { records: number };
+    for (const side of sides) await stopSide(side);
+    const base = (xs: number[][]) => (worktree ? { label: options.against!, ms: xs[0]! } : undefined);
+    const rows = [
+      devRow('dev: save to answer', ms.at(-1)!, base(ms)),
+      devRow('dev: first save after start', [first.at(-1)!], base([[first[0]!]])),
+    ];
     const results: BenchResults = {
       date: new Date().toISOString(),
       node: process.version,
       cpus: os.cpus().length,
       runs: options.runs,
+      against: options.against,
       worlds: [{ scale: 'data', records: status.records }],
       rows,
     };
@@ -705,8 +753,10 @@ export async function runDevBench(options: Pick<BenchOptions, 'runs' | 'results'
     fs.writeFileSync(options.results, JSON.stringify(results, null, 2) + '\n');
     return results;
   } finally {
+    process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
     agent.destroy();
-    await dev?.stop();
+    for (const side of sides) await side.dev.stop();
+    worktree?.remove();
     fs.rmSync(work, { recursive: true, force: true });
   }
 }
@@ -727,13 +777,14 @@ export function formatTable(results: BenchResults): string {
   return lines.join('\n');
 }
 
-/** The dev loop's rows as a markdown table: the median save and its spread. */
+/** The dev loop's rows as a markdown table: the median save and its spread, and the other revision's median. */
 export function formatDevTable(results: BenchResults): string {
-  const lines = ['| world | scenario | saves | median ms | p90 ms | min ms | max ms |', '| --- | --- | ---: | ---: | ---: | ---: | ---: |'];
-  for (const r of results.rows)
-    lines.push(
-      `| ${[r.scale, r.scenario, r.samples.length, fmt(r.ms, 1), fmt(r.p90Ms, 1), fmt(r.minMs, 1), fmt(r.maxMs, 1)].join(' | ')} |`,
-    );
+  const head = ['world', 'scenario', 'saves', 'median ms', 'p90 ms', 'min ms', 'max ms', 'baseline', 'baseline ms', 'ratio'];
+  const lines = [`| ${head.join(' | ')} |`, `|${head.map((h, i) => (i >= 2 && i !== 7 ? ' ---: ' : ' --- ')).join('|')}|`];
+  for (const r of results.rows) {
+    const spread = [r.ms, r.p90Ms, r.minMs, r.maxMs].map((n) => fmt(n, 1));
+    lines.push(`| ${[r.scale, r.scenario, r.samples.length, ...spread, r.baseline, fmt(r.baseMs, 1), fmt(r.ratio, 2)].join(' | ')} |`);
+  }
   return lines.join('\n');
 }
 
@@ -759,8 +810,8 @@ export function parseOptions(argv: string[]): BenchOptions {
   const runs = Number(values.runs ?? (values.dev ? 20 : 3));
   // Three at least, so that each median stands between two other runs.
   if (!Number.isInteger(runs) || runs < 3) throw new BenchError(`--runs takes a whole number of 3 or more; got ${values.runs}`);
-  if (values.dev && (values.against !== undefined || values.scales !== undefined || values.settle !== undefined))
-    throw new BenchError('--dev times the dev loop on the shipped world alone; it takes --runs only');
+  if (values.dev && (values.scales !== undefined || values.settle !== undefined))
+    throw new BenchError('--dev times the dev loop on the shipped world alone; it takes --runs and --against only');
   const settle = values.settle === undefined ? undefined : Number(values.settle);
   if (settle !== undefined && !(settle >= 0)) throw new BenchError(`--settle takes seconds, 0 or more; got ${values.settle}`);
   const results = path.join(projectRoot, 'bench-results', 'bench.json');
