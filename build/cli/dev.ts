@@ -19,8 +19,6 @@ import { createServer } from '../site/serve.ts';
 import { editorSchemasFor } from '../schemas/editor-schemas.ts';
 import { BUILD_EVENT, STATUS_PATH, type BuildStatus } from '../site/dev-status.ts';
 
-/** Saves closer together than this make one rebuild. */
-const SETTLE_MS = 25;
 /** Without `--port`, the first free one of these, as vite picks. */
 const DEFAULT_PORTS = Array.from({ length: 10 }, (_, i) => 5173 + i);
 
@@ -87,8 +85,8 @@ class DevLoop implements DevServer {
   /** Settles once the first build is done (or the loop stops): the API's requests wait for it. */
   private readonly firstBuild = settable();
   private readonly apis = new Map<string, (req: http.IncomingMessage, res: http.ServerResponse) => void>();
+  /** A save is built at once; saves that come during a build make one more build, after it. */
   private readonly builds = coalesced(() => this.rebuild());
-  private readonly settle = debounced(() => void this.builds.run(), SETTLE_MS);
 
   constructor(private readonly options: DevOptions) {
     this.plan = {
@@ -129,7 +127,6 @@ class DevLoop implements DevServer {
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.stopping = true;
-      this.settle.cancel();
       this.firstBuild.resolve();
       await this.starting?.catch(() => {});
       await this.builds.running();
@@ -155,7 +152,7 @@ class DevLoop implements DevServer {
     this.vite?.ws.send({ type: 'custom', event: BUILD_EVENT, data: this.shown.status });
     // The watcher can miss a save: one made just after a file was replaced, while it watches the
     // new file anew. The folder, listed again, shows it, and the build runs again.
-    if (listing(this.plan.dataDir) !== before) this.settle.call();
+    if (listing(this.plan.dataDir) !== before) void this.builds.run();
   }
 
   /** The API's answer from the tree shown now: the local server's own rules (CORS, JSON 404, rewrites). */
@@ -187,7 +184,8 @@ class DevLoop implements DevServer {
         });
         server.watcher.add(this.plan.dataDir);
         const onChange = (file: string) => {
-          if (file.startsWith(this.plan.dataDir + path.sep)) this.settle.call();
+          // Before the server listens there is no url to build with; the first build reads the folder after.
+          if (this.url && file.startsWith(this.plan.dataDir + path.sep)) void this.builds.run();
         };
         for (const event of ['add', 'change', 'unlink'] as const) server.watcher.on(event, onChange);
       },
@@ -280,18 +278,6 @@ function coalesced(task: () => Promise<void>): { run: () => Promise<void>; runni
     return running;
   };
   return { run, running: () => running };
-}
-
-/** Calls `fn` once `ms` have passed without another call. */
-function debounced(fn: () => void, ms: number): { call: () => void; cancel: () => void } {
-  let timer: NodeJS.Timeout | undefined;
-  return {
-    call: () => {
-      clearTimeout(timer);
-      timer = setTimeout(fn, ms);
-    },
-    cancel: () => clearTimeout(timer),
-  };
 }
 
 /**
