@@ -9,7 +9,6 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createServer as createViteServer, type Plugin, type ViteDevServer } from 'vite';
 import { build } from '../pipeline/build.ts';
-import { listSources } from '../pipeline/discover.ts';
 import { UsageError } from '../config.ts';
 import { OutputFailed } from '../output/failure.ts';
 import { Busy } from '../output/trees.ts';
@@ -87,6 +86,8 @@ class DevLoop implements DevServer {
   private readonly apis = new Map<string, (req: http.IncomingMessage, res: http.ServerResponse) => void>();
   /** A save is built at once; saves that come during a build make one more build, after it. */
   private readonly builds = coalesced(() => this.rebuild());
+  /** The files the watcher reported since the last build began. */
+  private readonly reported = new Set<string>();
 
   constructor(private readonly options: DevOptions) {
     this.plan = {
@@ -144,15 +145,22 @@ class DevLoop implements DevServer {
   /** One build; status and served tree change together, in one step, once it is done. */
   private async rebuild(): Promise<void> {
     if (this.stopping) return;
-    const before = listing(this.plan.dataDir);
+    // The watcher can miss a save: one made just after a file was replaced, while it watches the new
+    // file anew, or within 50 ms of the save before (chokidar drops it). Either way the file was
+    // reported just before, so the files reported are stated before and after the build; one that
+    // changed meanwhile is built again. (Stating them, not listing the whole folder, keeps both
+    // steps to microseconds: listing the shipped world's 1,477 files took 10–15 ms each.)
+    const files = [...this.reported];
+    this.reported.clear();
+    const before = stamps(files);
     const last = this.shown.status;
     const shown = await buildApi(this.plan, this.url, last.version + 1, last.served);
     if (this.stopping) return;
     this.shown = { status: shown.status, tree: shown.tree ?? this.shown.tree };
     this.vite?.ws.send({ type: 'custom', event: BUILD_EVENT, data: this.shown.status });
-    // The watcher can miss a save: one made just after a file was replaced, while it watches the
-    // new file anew. The folder, listed again, shows it, and the build runs again.
-    if (listing(this.plan.dataDir) !== before) void this.builds.run();
+    if (stamps(files) === before) return;
+    for (const file of files) this.reported.add(file);
+    void this.builds.run();
   }
 
   /** The API's answer from the tree shown now: the local server's own rules (CORS, JSON 404, rewrites). */
@@ -184,8 +192,10 @@ class DevLoop implements DevServer {
         });
         server.watcher.add(this.plan.dataDir);
         const onChange = (file: string) => {
+          if (!file.startsWith(this.plan.dataDir + path.sep)) return;
+          this.reported.add(file);
           // Before the server listens there is no url to build with; the first build reads the folder after.
-          if (this.url && file.startsWith(this.plan.dataDir + path.sep)) void this.builds.run();
+          if (this.url) void this.builds.run();
         };
         for (const event of ['add', 'change', 'unlink'] as const) server.watcher.on(event, onChange);
       },
@@ -204,13 +214,18 @@ export async function startDev(options: DevOptions = {}): Promise<DevServer> {
   return loop;
 }
 
-/** The data folder's entries with their sizes and times, to compare: empty when it cannot be listed. */
-function listing(dataDir: string): string {
-  try {
-    return JSON.stringify(listSources(dataDir));
-  } catch {
-    return '';
-  }
+/** Each file's inode, size and time, to compare: a file gone, or that cannot be stated, shows as such. */
+function stamps(files: string[]): string {
+  return files
+    .map((file) => {
+      try {
+        const stat = fs.statSync(file, { throwIfNoEntry: false });
+        return stat ? `${stat.ino} ${stat.size} ${stat.mtimeMs}` : 'gone';
+      } catch (err) {
+        return (err as NodeJS.ErrnoException).code;
+      }
+    })
+    .join('\n');
 }
 
 /**
