@@ -148,8 +148,8 @@ class DevLoop implements DevServer {
     // The watcher can miss a save: one made just after a file was replaced, while it watches the new
     // file anew, or within 50 ms of the save before (chokidar drops it). Either way the file was
     // reported just before, so the files reported are stated before and after the build; one that
-    // changed meanwhile is built again. (Stating them, not listing the whole folder, keeps both
-    // steps to microseconds: listing the shipped world's 1,477 files took 10–15 ms each.)
+    // changed meanwhile is built again. Listing the whole folder, before and after, was the longest
+    // wait for the answer after the build itself (docs/PERFORMANCE.md, section 7).
     const files = [...this.reported];
     this.reported.clear();
     const before = stamps(files);
