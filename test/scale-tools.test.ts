@@ -13,8 +13,10 @@ import {
   measureProcess,
   median,
   parseOptions,
+  percentile,
   roomProblem,
   runBench,
+  runDevBench,
   timeBuild,
   timeFloor,
   writeFloorPlan,
@@ -122,6 +124,11 @@ async function linkGroups(dir: string): Promise<string[][]> {
 }
 
 const worktrees = () => execFileSync('git', ['worktree', 'list', '--porcelain'], { cwd: projectRoot, encoding: 'utf8' });
+/** The bench's worktrees now that were not there before `before` was taken: other checkouts' benches may be running too. */
+const newBenchWorktrees = (before: string[] = []) =>
+  worktrees()
+    .split('\n')
+    .filter((line) => line.startsWith('worktree ') && line.includes('crs-bench-') && !before.includes(line));
 
 describe("the benchmark's measurements", () => {
   it('times a whole process from spawn to exit, with the peak memory of its largest process', async () => {
@@ -205,6 +212,7 @@ describe("the benchmark's measurements", () => {
   it('races this checkout against a revision, in turns, and leaves no worktree behind', { timeout: 180_000 }, async () => {
     const root = await tempDir();
     const results = path.join(root, 'bench.json');
+    const others = newBenchWorktrees();
     const bench = await runBench({ scales: [0.02], runs: 3, against: 'HEAD', settle: 0, results, log: () => {} });
     expect(bench.rows.map((r) => r.scenario)).toEqual([
       'full',
@@ -232,7 +240,7 @@ describe("the benchmark's measurements", () => {
     expect(first.baseline).toBe('later edit');
     expect(first.ratio).toBeGreaterThan(0);
     expect(JSON.parse(fs.readFileSync(results, 'utf8')).rows).toHaveLength(6);
-    expect(worktrees()).not.toMatch(/crs-bench-/);
+    expect(newBenchWorktrees(others)).toEqual([]);
   });
 
   it('reads its command line: scales, at least three runs, a revision, a settle time', () => {
@@ -246,7 +254,37 @@ describe("the benchmark's measurements", () => {
     expect(() => parseOptions(['--runs', '2'])).toThrow(/3 or more/);
     expect(() => parseOptions(['--scales', '1,x'])).toThrow(/positive numbers/);
     expect(() => parseOptions(['--settle=-1'])).toThrow(/seconds/);
+    expect(parseOptions(['--dev'])).toMatchObject({ dev: true, runs: 20 });
+    expect(parseOptions(['--dev', '--runs', '5'])).toMatchObject({ dev: true, runs: 5 });
+    expect(parseOptions(['--dev', '--against', 'abc123'])).toMatchObject({ dev: true, against: 'abc123' });
+    expect(() => parseOptions(['--dev', '--scales', '1'])).toThrow(/--runs and --against only/);
   });
+
+  // runDevBench fails when a loop, stopped by Ctrl-C, leaves its temp build in the bench's folder.
+  it(
+    'races saves to two dev loops, this checkout and a revision, as a client polling the record sees them',
+    { timeout: 180_000 },
+    async () => {
+      const results = path.join(await tempDir(), 'bench.json');
+      const others = newBenchWorktrees();
+      const bench = await runDevBench({ runs: 3, against: 'HEAD', results, log: () => {} });
+      expect(bench.rows.map((r) => [r.scenario, r.samples.length, r.baseSamples?.length])).toEqual([
+        ['dev: save to answer', 3, 3],
+        ['dev: first save after start', 1, 1],
+      ]);
+      const saves = bench.rows[0]!;
+      expect(saves.baseline).toBe('HEAD');
+      expect(saves.ratio).toBeGreaterThan(0);
+      // Each save is a build, and a build of the shipped world takes milliseconds at the least.
+      expect(saves.minMs).toBeGreaterThan(5);
+      expect(saves.minMs).toBeLessThanOrEqual(saves.ms);
+      expect(saves.p90Ms).toBe(saves.maxMs);
+      expect(bench.worlds[0]!.records).toBeGreaterThan(1000);
+      expect(JSON.parse(fs.readFileSync(results, 'utf8')).rows[0].samples).toHaveLength(3);
+      expect(newBenchWorktrees(others)).toEqual([]);
+      expect(percentile([5, 1, 4, 2, 3, 10, 9, 8, 7, 6], 0.9)).toBe(9);
+    },
+  );
 
   it('refuses a scale the disk cannot hold before measuring it, saying how much room it needs', () => {
     const tree = { bytes: 2 ** 30, files: 40_000 };

@@ -1,7 +1,8 @@
 // The writer places every file it is given on its thread: a record's name path, a link to its id
 // path, is placed after that file; a folder not made ahead is made when a file needs it; a file it
 // cannot place is reported; and an abandoned build's folders are removed again. While the writer is
-// too far behind (in batches or in bytes), the build's thread places the next batch itself.
+// too far behind (in batches or in bytes), the build's thread places the next batch itself, and it
+// places fewer files than a batch itself, at the flush, without starting the writer's thread.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -252,5 +253,27 @@ describe('the writer', () => {
     for (const file of placed) fs.rmSync(file);
     await writer.close(true);
     expect(fs.readdirSync(root)).toEqual(['pipe']);
+  });
+
+  it("places fewer files than a batch on the build's thread as it is flushed, and removes its folders when abandoned", async () => {
+    const root = await tempDir();
+    fs.writeFileSync(path.join(root, 'blocker'), '');
+    const writer = new Writer();
+    writer.dir(path.join(root, 'ahead'));
+    const ops = recordOps(root, 5);
+    for (const op of ops) writer.add(op);
+    writer.add({ path: path.join(root, 'blocker', 'index.json'), body: 'x' });
+    expect(ops.length + 1).toBeLessThan(WRITE_BATCH);
+    expect(fs.existsSync(path.join(root, 'kind'))).toBe(false); // nothing placed before the flush
+    const flushing = writer.flush();
+    // In place as the flush is called, before anything is awaited: placed on this thread, not sent
+    // to the writer's, which a rebuild of one record does not wait to start.
+    expectRecords(root, 5);
+    expect(fs.existsSync(path.join(root, 'ahead'))).toBe(true);
+    await flushing;
+    expect([...writer.failed.keys()]).toEqual([path.join(root, 'blocker', 'index.json')]);
+    for (const op of ops) fs.rmSync(op.path);
+    await writer.close(true);
+    expect(fs.readdirSync(root)).toEqual(['blocker']);
   });
 });

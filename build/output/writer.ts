@@ -6,7 +6,7 @@
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
 import { startThread } from '../threads.ts';
 import { WRITE_AHEAD, WRITE_AHEAD_BYTES, WRITE_BATCH, WRITE_DIR_BATCH } from '../tuning.ts';
-import { placeBatch, removeDirs, type Op } from './place.ts';
+import { makeDir, placeBatch, removeDirs, type Op } from './place.ts';
 import type { FromWriter, ToWriter } from './write-thread.ts';
 
 export type { Op } from './place.ts';
@@ -15,9 +15,12 @@ const sizeOf = (op: Op) => (op.body === undefined ? 0 : typeof op.body === 'stri
 
 /** The build thread's side. */
 export class Writer {
-  private readonly worker: Worker;
+  /** Started with the first batch sent: a rebuild that places a few files places them on the build's thread, at the flush. */
+  private worker: Worker | undefined;
   /** Where the writer answers: read between batches, without giving up the thread. */
   private readonly answers: MessagePort;
+  /** The other end of `answers`, handed to the thread when it starts. */
+  private readonly answersToThread: MessagePort;
   private batch: Op[] = [];
   private dirBatch: string[] = [];
   /** The bytes of each batch sent and not yet answered, oldest first. */
@@ -36,14 +39,26 @@ export class Writer {
   constructor(private readonly ahead = { batches: WRITE_AHEAD, bytes: WRITE_AHEAD_BYTES }) {
     const { port1, port2 } = new MessageChannel();
     this.answers = port1;
-    this.worker = startThread('write', { answers: port2 }, [port2]);
+    this.answersToThread = port2;
     port1.on('message', (m: FromWriter) => this.answered(m));
+  }
+
+  /** Starts the thread now, for a build that knows it will place many files: it takes tens of milliseconds to start. */
+  start(): this {
+    this.thread();
+    return this;
+  }
+
+  private thread(): Worker {
+    if (this.worker) return this.worker;
+    const worker = startThread('write', { answers: this.answersToThread }, [this.answersToThread]);
     const fail = (err: Error) => {
       this.crash ??= err;
       this.wake?.();
     };
-    this.worker.on('error', fail);
-    this.worker.on('exit', (code) => fail(new Error(`the writer thread stopped (exit code ${code})`)));
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`the writer thread stopped (exit code ${code})`)));
+    return (this.worker = worker);
   }
 
   /** A folder to make, sent in batches, ahead of the files that go in it. */
@@ -64,9 +79,23 @@ export class Writer {
 
   /** Waits until every file queued so far is placed (or has failed). */
   async flush(): Promise<void> {
+    if (!this.worker) return this.placeHere();
     this.sendDirs();
     this.dispatch();
     while (this.pending.length > 0) await this.next();
+  }
+
+  /**
+   * With nothing sent yet, what is queued (less than a batch of files and of folders) is placed on
+   * this thread: starting the writer's would take longer than placing them.
+   */
+  private placeHere(): void {
+    for (const dir of this.dirBatch.splice(0)) {
+      try {
+        makeDir(dir, this.created);
+      } catch {} // a file that needs the folder reports the failure
+    }
+    for (const [p, why] of placeBatch(this.batch.splice(0), this.created)) this.failed.set(p, why);
   }
 
   /**
@@ -76,17 +105,17 @@ export class Writer {
   async close(undo = false): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (undo && this.crash) removeDirs(this.created);
-    if (undo && !this.crash) {
+    if (undo && (this.crash || !this.worker)) removeDirs(this.created);
+    if (undo && !this.crash && this.worker) {
       this.dirBatch = [];
       this.batch = [];
       this.post({ undo: this.created });
       this.pending.push(0);
       while (this.pending.length > 0) await this.next().catch(() => this.pending.splice(0));
     }
-    this.worker.removeAllListeners('exit');
+    this.worker?.removeAllListeners('exit');
     this.answers.close();
-    await this.worker.terminate();
+    await this.worker?.terminate();
   }
 
   private answered(m: FromWriter): void {
@@ -120,7 +149,7 @@ export class Writer {
 
   private post(message: ToWriter): void {
     if (this.crash) throw this.crash;
-    this.worker.postMessage(message);
+    this.thread().postMessage(message);
   }
 
   private next(): Promise<void> {

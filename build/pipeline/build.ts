@@ -178,7 +178,7 @@ export async function build(options: BuildOptions = {}, tuning: Tuning = {}): Pr
   const live = options.check ? undefined : await readLiveHeader(ctx.outDir);
   // With no tree built before, every file is to be written: the writer's thread, which takes tens of
   // milliseconds to start, starts now, while the sources are listed. The tree takes it when opened.
-  const writer = options.check || live ? undefined : new Writer();
+  const writer = options.check || live ? undefined : new Writer().start();
   try {
     return await run(ctx, writer);
   } finally {

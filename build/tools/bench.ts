@@ -12,9 +12,13 @@
 // from a git worktree of it, on the world that revision's own generator writes from the same seed.
 // The two sides of a comparison take turns, each going first in every
 // other run, and the medians are compared.
+// `--dev [--runs 20] [--against REV]` times only the dev loop: `npm run dev` on a copy of data/, each
+// save timed to the first answer of the record's url that holds it (runDevBench); with --against,
+// beside that revision's dev loop, in turns.
 // Prints a markdown table and writes every figure as JSON to bench-results/bench.json.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -102,7 +106,8 @@ export async function measureProcess(command: string[], cwd = projectRoot, env =
 /** What one measured run did: its times and memory, and for a build, what its report said. */
 export interface Sample {
   ms: number;
-  rssMb: number;
+  /** For a whole process; a dev loop's save has none of its own. */
+  rssMb?: number;
   /** The build's in-process time, and per stage (its --report json). */
   buildMs?: number;
   stages?: Record<string, number>;
@@ -349,13 +354,18 @@ async function editRun(stage: Stage, side: Contender, out = stage.kept.get(side)
 
 /** A scenario's figures at one scale: the medians compared, and every sample. */
 export interface Row {
-  scale: number;
+  /** A generated world's scale, or the shipped world (the dev loop's saves). */
+  scale: number | 'data';
   scenario: string;
   /** What the measured side is compared with: the floor, the full build, a revision, or nothing. */
   baseline: string;
   ms: number;
   baseMs?: number;
   ratio?: number;
+  /** The spread of the samples (the dev loop's saves). */
+  minMs?: number;
+  p90Ms?: number;
+  maxMs?: number;
   peakRssMb?: number;
   basePeakRssMb?: number;
   stages?: Record<string, number>;
@@ -370,7 +380,7 @@ function stageMedians(samples: Sample[]): Record<string, number> | undefined {
   return Object.fromEntries(names.map((name) => [name, median(samples.flatMap((s) => s.stages?.[name] ?? []))]));
 }
 
-const peak = (samples: Sample[]) => Math.max(...samples.map((s) => s.rssMb));
+const peak = (samples: Sample[]) => Math.max(...samples.map((s) => s.rssMb ?? NaN));
 
 /** A row comparing `samples` with `base` (another side's samples, or a single figure). */
 function row(scale: number, scenario: string, baseline: string, samples: Sample[], base?: Sample[] | number): Row {
@@ -488,6 +498,8 @@ export interface BenchOptions {
   against?: string;
   /** Seconds to wait after large removals; by default 35 at scale 5 and above, none below. */
   settle?: number;
+  /** Time only the dev loop's answer to a save (runDevBench). */
+  dev?: boolean;
   /** Where the JSON results go. */
   results: string;
   log?: (line: string) => void;
@@ -499,7 +511,7 @@ export interface BenchResults {
   cpus: number;
   runs: number;
   against?: string;
-  worlds: { scale: number; records?: number; files?: number; bytes?: number }[];
+  worlds: { scale: number | 'data'; records?: number; files?: number; bytes?: number }[];
   rows: Row[];
 }
 
@@ -571,6 +583,184 @@ async function oneScale(work: string, scale: number, options: BenchOptions, sett
   }
 }
 
+/** The record the dev loop's saves change: a move's power, which its own JSON shows and no other record derives from. */
+const DEV_EDIT = { file: 'move/acid-kick.yaml', path: '/api/v2/move/acid-kick/', line: /^power: \d+$/m };
+
+/** The process groups of the dev loops running: a bench stopped by a signal stops them too. */
+const devGroups = new Set<number>();
+
+/** `npm run dev` running: its url, what it printed, and a Ctrl-C that resolves once every process it started is gone. */
+interface DevProcess {
+  url: string;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+/**
+ * `npm run dev` as a user starts it in `checkout`, on a free loopback port, resolved once its first build is done
+ * (it prints its url then), with its temp build in `tmp`. It runs in a process group of its own, so
+ * that a stop reaches npm and the dev loop at once, as Ctrl-C in a terminal does.
+ */
+async function startDevProcess(checkout: string, data: string, tmp: string): Promise<DevProcess> {
+  const args = ['run', 'dev', '--', '--data', data, '--port', '0', '--host', '127.0.0.1'];
+  const env = { ...process.env, TMPDIR: tmp };
+  const child = spawn('npm', args, { cwd: checkout, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  devGroups.add(child.pid!);
+  let output = '';
+  const url = new Promise<string>((resolve, reject) => {
+    const said = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const found = /explorer at (\S+)\//.exec(output);
+      if (found) resolve(found[1]!);
+    };
+    child.stdout.on('data', said);
+    child.stderr.on('data', said);
+    child.once('exit', (code) => reject(new BenchError(`npm run dev exited with ${code} before its first build:\n${output.slice(-2000)}`)));
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve(void devGroups.delete(child.pid!))));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGINT');
+    await exited;
+  };
+  const timeout = setTimeout(() => void stop(), 120_000);
+  try {
+    return { url: await url, output: () => output, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  } finally {
+    clearTimeout(timeout);
+  }
+}
+
+/** The body of a GET of `url`, on `agent`'s kept-alive connection. */
+function getBody(url: string, agent: http.Agent): Promise<string> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+/** Writes `text` to `file`, then asks `url` back to back until the body holds `expected`: the ms from the write to that answer. */
+async function saveToAnswer(file: string, text: string, url: string, expected: string, agent: http.Agent): Promise<number> {
+  const started = performance.now();
+  fs.writeFileSync(file, text);
+  while (!(await getBody(url, agent)).includes(expected))
+    if (performance.now() - started > 30_000) throw new BenchError(`${url} did not answer ${expected} within 30 s of the save`);
+  return performance.now() - started;
+}
+
+/** The value at or below which `share` of the figures fall (nearest rank). */
+export const percentile = (xs: readonly number[], share: number): number =>
+  [...xs].sort((a, b) => a - b)[Math.max(0, Math.ceil(share * xs.length) - 1)] ?? NaN;
+
+/** A row of the dev loop's saves: the median and its spread, against another checkout's saves if given. */
+function devRow(scenario: string, ms: number[], base?: { label: string; ms: number[] }): Row {
+  const spread = { minMs: Math.min(...ms), p90Ms: percentile(ms, 0.9), maxMs: Math.max(...ms) };
+  const samples = (xs: number[]) => xs.map((x) => ({ ms: x }));
+  const row: Row = { scale: 'data', scenario, baseline: base?.label ?? '', ms: median(ms), ...spread, samples: samples(ms) };
+  if (!base) return row;
+  const baseMs = median(base.ms);
+  return { ...row, baseMs, ratio: row.ms / baseMs, baseSamples: samples(base.ms) };
+}
+
+/** One checkout's dev loop, on a copy of its own data/ in a folder of its own (which holds its temp build too). */
+interface DevSide {
+  label: string;
+  dir: string;
+  dev: DevProcess;
+  /** Saves the record with this power: ms to the answer that holds it. */
+  save: (power: number) => Promise<number>;
+}
+
+async function devSide(label: string, checkout: string, work: string, agent: http.Agent): Promise<DevSide> {
+  const dir = fs.mkdtempSync(path.join(work, 'side-'));
+  const data = path.join(dir, 'data');
+  fs.cpSync(path.join(checkout, 'data'), data, { recursive: true });
+  const file = path.join(data, DEV_EDIT.file);
+  const original = fs.readFileSync(file, 'utf8');
+  if (!DEV_EDIT.line.test(original)) throw new Error(`${file} has no power line to edit`);
+  const dev = await startDevProcess(checkout, data, dir);
+  const url = dev.url + DEV_EDIT.path;
+  const save = (power: number) => saveToAnswer(file, original.replace(DEV_EDIT.line, `power: ${power}`), url, `"power":${power}`, agent);
+  return { label, dir, dev, save };
+}
+
+/** Stops a side's dev loop as Ctrl-C does; its temp build must be gone then. */
+async function stopSide(side: DevSide): Promise<void> {
+  await side.dev.stop();
+  const left = fs.readdirSync(side.dir).filter((name) => name !== 'data');
+  if (left.length) throw new BenchError(`npm run dev left ${left.join(', ')} behind after Ctrl-C:\n${side.dev.output().slice(-2000)}`);
+}
+
+/**
+ * The dev loop's answer to a save, on a copy of the shipped world: `runs` saves, each timed from the
+ * write to the first answer of the record's url that holds the new value, after one save not
+ * counted (the first after the start, which fills the loop's second tree). The saves alternate
+ * between two values, so each changes the record; a pause between them lets the loop go idle. With
+ * `against`, that revision's dev loop runs beside this checkout's, and the two take turns.
+ */
+export async function runDevBench(options: Pick<BenchOptions, 'runs' | 'against' | 'results' | 'log'>): Promise<BenchResults> {
+  const log = options.log ?? logLine;
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'crs-bench-dev-'));
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const sides: DevSide[] = [];
+  let worktree: Worktree | undefined;
+  const interrupted = () => {
+    for (const group of devGroups) process.kill(-group, 'SIGINT');
+    worktree?.remove();
+    fs.rmSync(work, { recursive: true, force: true });
+    process.exit(130);
+  };
+  process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
+  try {
+    if (options.against) worktree = addWorktree(options.against, work, projectRoot);
+    if (worktree?.warning) log(`warning: ${worktree.warning}`);
+    if (worktree) sides.push(await devSide(options.against!, worktree.dir, work, agent));
+    sides.push(await devSide('this checkout', projectRoot, work, agent));
+    const first = await Promise.all(sides.map((side) => side.save(1001)));
+    const ms = sides.map((): number[] => []);
+    for (let i = 0; i < options.runs; i++) {
+      for (const k of turnOrder(i, sides.length)) {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        ms[k]!.push(await sides[k]!.save(1000 + (i % 2)));
+      }
+      log(`dev save ${i + 1}/${options.runs}: ${ms.map((m) => `${m.at(-1)!.toFixed(1)} ms`).join(', ')}`);
+    }
+    const status = JSON.parse(await getBody(`${sides.at(-1)!.dev.url}/__build-status`, agent)) as { records: number };
+    for (const side of sides) await stopSide(side);
+    const base = (xs: number[][]) => (worktree ? { label: options.against!, ms: xs[0]! } : undefined);
+    const rows = [
+      devRow('dev: save to answer', ms.at(-1)!, base(ms)),
+      devRow('dev: first save after start', [first.at(-1)!], base([[first[0]!]])),
+    ];
+    const results: BenchResults = {
+      date: new Date().toISOString(),
+      node: process.version,
+      cpus: os.cpus().length,
+      runs: options.runs,
+      against: options.against,
+      worlds: [{ scale: 'data', records: status.records }],
+      rows,
+    };
+    fs.mkdirSync(path.dirname(options.results), { recursive: true });
+    fs.writeFileSync(options.results, JSON.stringify(results, null, 2) + '\n');
+    return results;
+  } finally {
+    process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
+    agent.destroy();
+    for (const side of sides) await side.dev.stop();
+    worktree?.remove();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
 const fmt = (n: number | undefined, digits = 0) => (n === undefined || Number.isNaN(n) ? '' : n.toFixed(digits));
 
 /** The results as a markdown table, one row per scenario and scale. */
@@ -587,6 +777,17 @@ export function formatTable(results: BenchResults): string {
   return lines.join('\n');
 }
 
+/** The dev loop's rows as a markdown table: the median save and its spread, and the other revision's median. */
+export function formatDevTable(results: BenchResults): string {
+  const head = ['world', 'scenario', 'saves', 'median ms', 'p90 ms', 'min ms', 'max ms', 'baseline', 'baseline ms', 'ratio'];
+  const lines = [`| ${head.join(' | ')} |`, `|${head.map((h, i) => (i >= 2 && i !== 7 ? ' ---: ' : ' --- ')).join('|')}|`];
+  for (const r of results.rows) {
+    const spread = [r.ms, r.p90Ms, r.minMs, r.maxMs].map((n) => fmt(n, 1));
+    lines.push(`| ${[r.scale, r.scenario, r.samples.length, ...spread, r.baseline, fmt(r.baseMs, 1), fmt(r.ratio, 2)].join(' | ')} |`);
+  }
+  return lines.join('\n');
+}
+
 /** The command line, checked. */
 export function parseOptions(argv: string[]): BenchOptions {
   let values;
@@ -594,27 +795,39 @@ export function parseOptions(argv: string[]): BenchOptions {
     values = parseArgs({
       args: argv,
       options: {
-        scales: { type: 'string', default: '1,10' },
-        runs: { type: 'string', default: '3' },
+        scales: { type: 'string' },
+        runs: { type: 'string' },
         against: { type: 'string' },
         settle: { type: 'string' },
+        dev: { type: 'boolean', default: false },
       },
     }).values;
   } catch (err) {
     throw new BenchError((err as Error).message);
   }
-  const scales = values.scales.split(',').map(Number);
+  const scales = (values.scales ?? '1,10').split(',').map(Number);
   if (scales.some((s) => !(s > 0))) throw new BenchError(`--scales takes positive numbers, as 1,10; got ${values.scales}`);
-  const runs = Number(values.runs);
+  const runs = Number(values.runs ?? (values.dev ? 20 : 3));
   // Three at least, so that each median stands between two other runs.
   if (!Number.isInteger(runs) || runs < 3) throw new BenchError(`--runs takes a whole number of 3 or more; got ${values.runs}`);
+  if (values.dev && (values.scales !== undefined || values.settle !== undefined))
+    throw new BenchError('--dev times the dev loop on the shipped world alone; it takes --runs and --against only');
   const settle = values.settle === undefined ? undefined : Number(values.settle);
   if (settle !== undefined && !(settle >= 0)) throw new BenchError(`--settle takes seconds, 0 or more; got ${values.settle}`);
-  return { scales, runs, against: values.against, settle, results: path.join(projectRoot, 'bench-results', 'bench.json') };
+  const results = path.join(projectRoot, 'bench-results', 'bench.json');
+  return { scales, runs, against: values.against, settle, dev: values.dev, results };
 }
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
+  if (options.dev) {
+    const results = await runDevBench(options);
+    console.log(formatDevTable(results));
+    console.log(
+      `\n\`npm run dev\` on a copy of data/ (${results.worlds[0]!.records} records): ms from a save to the first answer of the record's url that holds it. Figures in ${path.relative(process.cwd(), options.results)}`,
+    );
+    return;
+  }
   const results = await runBench(options);
   console.log(formatTable(results));
   for (const w of results.worlds)
