@@ -22,12 +22,6 @@ export const WRITE_AHEAD_BYTES = 32 * 2 ** 20;
 
 /** Compiled validators kept for this many different schema sets (switching branches stays cheap). */
 export const VALIDATOR_CACHES_KEPT = 4;
-/**
- * Urls the validators' `uri` format check remembers as passed, after which it forgets them all: most
- * references name the same few thousand records, so the check's regular expression runs once for each
- * url rather than once per reference, and the memory it holds stays bounded.
- */
-export const URIS_REMEMBERED = 200_000;
 /** Builds of the explorer page kept in its cache, for this many different sources (switching branches stays cheap). */
 export const EXPLORER_BUILDS_KEPT = 4;
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { hashText } from '../hash.ts';
 import { cacheDirs } from '../paths.ts';
-import { URIS_REMEMBERED, VALIDATOR_CACHES_KEPT } from '../tuning.ts';
+import { VALIDATOR_CACHES_KEPT } from '../tuning.ts';
 import type { SchemaSet } from './schemas.ts';
 
 // Ajv is loaded when validators are first needed: a rebuild with nothing changed never needs them.
@@ -100,32 +100,9 @@ function compile(schemas: SchemaSet): string {
 
 function evaluate(code: string): Record<string, ValidateFunction> {
   const module = { exports: {} as Record<string, ValidateFunction> };
-  const load = (id: string) => (id === FORMATS ? formats() : require(id));
-  new Function('require', 'module', 'exports', code)(load, module, module.exports);
+  new Function('require', 'module', 'exports', code)(require, module, module.exports);
   return module.exports;
 }
 
 /** Where the validators' code takes its formats from (`compile`). */
 const FORMATS = 'ajv-formats/dist/formats';
-let memoFormats: { fullFormats: Record<string, unknown> } | undefined;
-
-/**
- * ajv-formats' formats, with a `uri` check that remembers the urls it passed: a published record
- * holds a url per reference, and most of them name the same few thousand records, so the check's
- * regular expression would otherwise run on the same text again and again.
- */
-function formats(): { fullFormats: Record<string, unknown> } {
-  if (memoFormats) return memoFormats;
-  const { fullFormats } = require(FORMATS) as { fullFormats: Record<string, unknown> };
-  const uri = fullFormats.uri as (text: string) => boolean;
-  const passed = new Set<string>();
-  const rememberedUri = (text: string) => {
-    if (passed.has(text)) return true;
-    if (!uri(text)) return false;
-    if (passed.size >= URIS_REMEMBERED) passed.clear(); // a bound on what is held
-    passed.add(text);
-    return true;
-  };
-  return (memoFormats = { fullFormats: { ...fullFormats, uri: rememberedUri } });
-}
-
