@@ -21,13 +21,6 @@ export const WRITE_AHEAD = 256;
 export const WRITE_AHEAD_BYTES = 32 * 2 ** 20;
 
 /**
- * Urls the validators' `uri` format check remembers as passed, after which it forgets them all: most
- * references name the same few thousand records, so the check's regular expression runs once for each
- * url rather than once per reference, and the memory it holds stays bounded.
- */
-export const URIS_REMEMBERED = 200_000;
-
-/**
  * Paths a tree's file list (the live manifest's) finds out of order by scanning its text, a few
  * milliseconds each at a quarter of a million lines, before it indexes every path in a map: a rebuild
  * asking for a few pays no map, one asking for many pays it once.

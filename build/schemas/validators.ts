@@ -5,7 +5,6 @@ import { createRequire } from 'node:module';
 import { Cache } from '../cache.mjs';
 import { hashText } from '../hash.ts';
 import { cacheArea } from '../paths.ts';
-import { URIS_REMEMBERED } from '../tuning.ts';
 import type { SchemaSet } from './schemas.ts';
 
 // Ajv is loaded when validators are first needed: a rebuild with nothing changed never needs them.
@@ -87,32 +86,9 @@ function compile(schemas: SchemaSet): string {
 
 function evaluate(code: string): Record<string, ValidateFunction> {
   const module = { exports: {} as Record<string, ValidateFunction> };
-  const load = (id: string) => (id === FORMATS ? formats() : require(id));
-  new Function('require', 'module', 'exports', code)(load, module, module.exports);
+  new Function('require', 'module', 'exports', code)(require, module, module.exports);
   return module.exports;
 }
 
 /** Where the validators' code takes its formats from (`compile`). */
 const FORMATS = 'ajv-formats/dist/formats';
-let memoFormats: { fullFormats: Record<string, unknown> } | undefined;
-
-/**
- * ajv-formats' formats, with a `uri` check that remembers the urls it passed: a published record
- * holds a url per reference, and most of them name the same few thousand records, so the check's
- * regular expression would otherwise run on the same text again and again.
- */
-function formats(): { fullFormats: Record<string, unknown> } {
-  if (memoFormats) return memoFormats;
-  const { fullFormats } = require(FORMATS) as { fullFormats: Record<string, unknown> };
-  const uri = fullFormats.uri as (text: string) => boolean;
-  const passed = new Set<string>();
-  const rememberedUri = (text: string) => {
-    if (passed.has(text)) return true;
-    if (!uri(text)) return false;
-    if (passed.size >= URIS_REMEMBERED) passed.clear(); // a bound on what is held
-    passed.add(text);
-    return true;
-  };
-  return (memoFormats = { fullFormats: { ...fullFormats, uri: rememberedUri } });
-}
-
