@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createServer as createViteServer, type Plugin, type ViteDevServer } from 'vite';
 import { build } from '../pipeline/build.ts';
+import { listSources } from '../pipeline/discover.ts';
 import { UsageError } from '../config.ts';
 import { OutputFailed } from '../output/failure.ts';
 import { Busy } from '../output/trees.ts';
@@ -18,6 +19,8 @@ import { createServer } from '../site/serve.ts';
 import { editorSchemasFor } from '../schemas/editor-schemas.ts';
 import { BUILD_EVENT, STATUS_PATH, type BuildStatus } from '../site/dev-status.ts';
 
+/** Saves closer together than this make one rebuild. */
+const SETTLE_MS = 25;
 /** Without `--port`, the first free one of these, as vite picks. */
 const DEFAULT_PORTS = Array.from({ length: 10 }, (_, i) => 5173 + i);
 
@@ -84,10 +87,8 @@ class DevLoop implements DevServer {
   /** Settles once the first build is done (or the loop stops): the API's requests wait for it. */
   private readonly firstBuild = settable();
   private readonly apis = new Map<string, (req: http.IncomingMessage, res: http.ServerResponse) => void>();
-  /** A save is built at once; saves that come during a build make one more build, after it. */
   private readonly builds = coalesced(() => this.rebuild());
-  /** The files the watcher reported since the last build began. */
-  private readonly reported = new Set<string>();
+  private readonly settle = debounced(() => void this.builds.run(), SETTLE_MS);
 
   constructor(private readonly options: DevOptions) {
     this.plan = {
@@ -128,6 +129,7 @@ class DevLoop implements DevServer {
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.stopping = true;
+      this.settle.cancel();
       this.firstBuild.resolve();
       await this.starting?.catch(() => {});
       await this.builds.running();
@@ -145,22 +147,15 @@ class DevLoop implements DevServer {
   /** One build; status and served tree change together, in one step, once it is done. */
   private async rebuild(): Promise<void> {
     if (this.stopping) return;
-    // The watcher can miss a save: one made just after a file was replaced, while it watches the new
-    // file anew, or within 50 ms of the save before (chokidar drops it). Either way the file was
-    // reported just before, so the files reported are stated before and after the build; one that
-    // changed meanwhile is built again. Listing the whole folder, before and after, was the longest
-    // wait for the answer after the build itself (docs/PERFORMANCE.md, section 7).
-    const files = [...this.reported];
-    this.reported.clear();
-    const before = stamps(files);
+    const before = listing(this.plan.dataDir);
     const last = this.shown.status;
     const shown = await buildApi(this.plan, this.url, last.version + 1, last.served);
     if (this.stopping) return;
     this.shown = { status: shown.status, tree: shown.tree ?? this.shown.tree };
     this.vite?.ws.send({ type: 'custom', event: BUILD_EVENT, data: this.shown.status });
-    if (stamps(files) === before) return;
-    for (const file of files) this.reported.add(file);
-    void this.builds.run();
+    // The watcher can miss a save: one made just after a file was replaced, while it watches the
+    // new file anew. The folder, listed again, shows it, and the build runs again.
+    if (listing(this.plan.dataDir) !== before) this.settle.call();
   }
 
   /** The API's answer from the tree shown now: the local server's own rules (CORS, JSON 404, rewrites). */
@@ -192,10 +187,7 @@ class DevLoop implements DevServer {
         });
         server.watcher.add(this.plan.dataDir);
         const onChange = (file: string) => {
-          if (!file.startsWith(this.plan.dataDir + path.sep)) return;
-          this.reported.add(file);
-          // Before the server listens there is no url to build with; the first build reads the folder after.
-          if (this.url) void this.builds.run();
+          if (file.startsWith(this.plan.dataDir + path.sep)) this.settle.call();
         };
         for (const event of ['add', 'change', 'unlink'] as const) server.watcher.on(event, onChange);
       },
@@ -214,18 +206,13 @@ export async function startDev(options: DevOptions = {}): Promise<DevServer> {
   return loop;
 }
 
-/** Each file's inode, size and time, to compare: a file gone, or that cannot be stated, shows as such. */
-function stamps(files: string[]): string {
-  return files
-    .map((file) => {
-      try {
-        const stat = fs.statSync(file, { throwIfNoEntry: false });
-        return stat ? `${stat.ino} ${stat.size} ${stat.mtimeMs}` : 'gone';
-      } catch (err) {
-        return (err as NodeJS.ErrnoException).code;
-      }
-    })
-    .join('\n');
+/** The data folder's entries with their sizes and times, to compare: empty when it cannot be listed. */
+function listing(dataDir: string): string {
+  try {
+    return JSON.stringify(listSources(dataDir));
+  } catch {
+    return '';
+  }
 }
 
 /**
@@ -293,6 +280,18 @@ function coalesced(task: () => Promise<void>): { run: () => Promise<void>; runni
     return running;
   };
   return { run, running: () => running };
+}
+
+/** Calls `fn` once `ms` have passed without another call. */
+function debounced(fn: () => void, ms: number): { call: () => void; cancel: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    call: () => {
+      clearTimeout(timer);
+      timer = setTimeout(fn, ms);
+    },
+    cancel: () => clearTimeout(timer),
+  };
 }
 
 /**
