@@ -518,6 +518,30 @@ export interface BenchResults {
 const logLine = (line: string) => process.stderr.write(`${line}\n`);
 
 /** Runs the bench; the worktree and every output are removed at the end, however it ends. */
+/** A bench run's results: the machine and options it ran with, its worlds and rows. */
+function newResults(
+  options: Pick<BenchOptions, 'runs' | 'against'>,
+  worlds: BenchResults['worlds'],
+  rows: BenchResults['rows'],
+): BenchResults {
+  return {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: os.cpus().length,
+    runs: options.runs,
+    against: options.against,
+    worlds,
+    rows,
+  };
+}
+
+/** Writes the results as JSON to `file`, and gives them back. */
+function keepResults(file: string, results: BenchResults): BenchResults {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
+  return results;
+}
+
 export async function runBench(options: BenchOptions): Promise<BenchResults> {
   const log = options.log ?? logLine;
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'crs-bench-'));
@@ -536,24 +560,14 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
     if (options.against) worktree = addWorktree(options.against, work, projectRoot);
     if (worktree?.warning) log(`warning: ${worktree.warning}`);
     const against = worktree && { label: options.against!, checkout: worktree.dir, data: '' };
-    const results: BenchResults = {
-      date: new Date().toISOString(),
-      node: process.version,
-      cpus: os.cpus().length,
-      runs: options.runs,
-      against: options.against,
-      worlds: [],
-      rows: [],
-    };
+    const results = newResults(options, [], []);
     const settler = new Settler();
     for (const scale of options.scales) {
       const { rows, world } = await oneScale(work, scale, options, settler, against);
       results.worlds.push({ scale, records: world.records, files: world.files, bytes: world.bytes });
       results.rows.push(...rows);
     }
-    fs.mkdirSync(path.dirname(options.results), { recursive: true });
-    fs.writeFileSync(options.results, JSON.stringify(results, null, 2) + '\n');
-    return results;
+    return keepResults(options.results, results);
   } finally {
     process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
     cleanUp();
@@ -740,18 +754,7 @@ export async function runDevBench(options: Pick<BenchOptions, 'runs' | 'against'
       devRow('dev: save to answer', ms.at(-1)!, base(ms)),
       devRow('dev: first save after start', [first.at(-1)!], base([[first[0]!]])),
     ];
-    const results: BenchResults = {
-      date: new Date().toISOString(),
-      node: process.version,
-      cpus: os.cpus().length,
-      runs: options.runs,
-      against: options.against,
-      worlds: [{ scale: 'data', records: status.records }],
-      rows,
-    };
-    fs.mkdirSync(path.dirname(options.results), { recursive: true });
-    fs.writeFileSync(options.results, JSON.stringify(results, null, 2) + '\n');
-    return results;
+    return keepResults(options.results, newResults(options, [{ scale: 'data', records: status.records }], rows));
   } finally {
     process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
     agent.destroy();
