@@ -39,7 +39,6 @@ function sourcesHash() {
   return hash.digest('base64url').slice(0, 16);
 }
 
-/** Bundles the commands into `dir`. */
 /** Bundles the commands into `dir`, with esbuild (loaded only when a bundle is to be made). */
 function bundle(esbuild, dir) {
   esbuild.buildSync({

@@ -285,16 +285,15 @@ async function compute(ctx: Context, src: Sources): Promise<BuildResult> {
   const order = stages.order.publishOrder(schemaSet().schemas);
   const checked = await check(ctx, src, stages, order);
   try {
-    return await render(ctx, src, stages, checked);
+    return await render(ctx, src, stages, checked, order);
   } finally {
     checked.cache?.save(); // what was checked is kept, whether or not the build goes on to publish
   }
 }
 
 /** Resolves, derives and renders the records checked, then publishes them (or, with `--check`, only renders them). */
-async function render(ctx: Context, src: Sources, stages: Stages, checked: Checked): Promise<BuildResult> {
+async function render(ctx: Context, src: Sources, stages: Stages, checked: Checked, order: Order): Promise<BuildResult> {
   const { schemas, validators } = schemaSet();
-  const order = stages.order.publishOrder(schemas);
   const { store, tree, cache } = checked;
   const recordStage = { store, schemas, validators, problems: ctx.problems, cache };
   const deriveAndSettle = deriver(stages, checked, schemas, ctx.problems);
