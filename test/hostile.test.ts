@@ -150,7 +150,7 @@ describe('where the build writes', () => {
       .readdirSync(path.join(w.root, '.dist-builds'))
       .filter((f) => !f.startsWith('trash-'))
       .sort();
-    expect(beside).toEqual(['a', 'a.manifest', 'a.records', 'b', 'b.manifest', 'b.records']);
+    expect(beside).toEqual(['a', 'a.manifest', 'b', 'b.manifest']);
     const files = await snapshot(w.out);
     for (const rel of files.keys())
       expect(rel).toMatch(

@@ -25,7 +25,7 @@ function remembered(out: string) {
   const where = layout(out);
   const slot = path.basename(fs.readlinkSync(out)) as 'a' | 'b';
   const lines = fs.readFileSync(where.manifest(slot), 'utf8').split('\n');
-  return { lists: lines.filter((l) => /^[sf]\t/.test(l)), memory: fs.readFileSync(where.memory(slot), 'utf8') };
+  return { lists: lines.filter((l) => /^[sf]\t/.test(l)), memory: lines.filter((l) => /^r\t/.test(l)) };
 }
 
 /**
@@ -258,6 +258,22 @@ describe('incremental builds', () => {
     const again = await buildWorld({ dataDir: w.data, outDir: w.out });
     expect(again.parsed).toBeGreaterThanOrEqual(1);
     expect(again.parsed + again.cached).toBe(first.parsed + first.cached);
+    expect(await snapshot(w.out)).toEqual(await clean(w.data));
+  });
+
+  it('takes over an output an earlier version built, whose memory of records lay beside its manifest', async () => {
+    const w = await fixtureWorld();
+    await buildWorld({ dataDir: w.data, outDir: w.out });
+    const where = layout(w.out);
+    const slot = path.basename(fs.readlinkSync(w.out)) as 'a' | 'b';
+    const text = fs.readFileSync(where.manifest(slot), 'utf8');
+    fs.writeFileSync(where.manifest(slot), text.replace('"format":"manifest 3"', '"format":"manifest 2"').replace(/^r\t.*\n/gm, ''));
+    fs.writeFileSync(path.join(where.root, `${slot}.records`), '{"format":"records 1"}\n');
+    edit(path.join(w.data, 'move/quick-strike.yaml'), /^type: normal$/m, 'type: fire');
+    await buildWorld({ dataDir: w.data, outDir: w.out });
+    edit(path.join(w.data, 'move/quick-strike.yaml'), /^type: fire$/m, 'type: water');
+    await buildWorld({ dataDir: w.data, outDir: w.out });
+    expect(fs.readdirSync(where.root).sort()).toEqual(['a', 'a.manifest', 'b', 'b.manifest']);
     expect(await snapshot(w.out)).toEqual(await clean(w.data));
   });
 

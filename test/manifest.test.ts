@@ -6,6 +6,7 @@ import { FileList, formatManifest, Lines, parseManifest } from '../build/increme
 const written = {
   key: 'k1',
   tool: 't1',
+  settings: 's1',
   records: { type: 2 },
   previous: 'k0',
   sources: [
@@ -22,12 +23,13 @@ const written = {
     ['api/v2/type/fire/index.json', '12.a'],
     ['odd\tpath.svg', '3.b'],
   ]),
+  memory: '',
 };
 
 describe('manifests', () => {
   it('read back as written, paths with tabs, newlines and quotes included', () => {
     const m = parseManifest(formatManifest(written))!;
-    expect(m).toMatchObject({ key: 'k1', tool: 't1', records: { type: 2 }, fileCount: 3, previous: 'k0' });
+    expect(m).toMatchObject({ key: 'k1', tool: 't1', settings: 's1', records: { type: 2 }, fileCount: 3, previous: 'k0' });
     expect([...m.sources]).toEqual(written.sources);
     expect(m.diff).toEqual(written.diff);
     expect([...m.files()!]).toEqual([...written.files]);
@@ -35,7 +37,7 @@ describe('manifests', () => {
 
   it('read as nothing when damaged', () => {
     const text = formatManifest(written);
-    expect(parseManifest(text.replace('"format":"manifest 2"', '"format":"manifest 1"'))).toBeUndefined();
+    expect(parseManifest(text.replace('"format":"manifest 3"', '"format":"manifest 2"'))).toBeUndefined();
     expect(parseManifest(text.replace('\ns\t', '\nx\t'))).toBeUndefined();
     expect(parseManifest(text.replace(/\ns\t([^\n]*)\t[^\t\n]*\n/, '\ns\t$1\n'))).toBeUndefined();
     expect(parseManifest(text.split('\n')[0]!)).toBeUndefined();
@@ -101,5 +103,29 @@ describe('manifests', () => {
     expect(parseManifest(text.slice(0, -1))!.files()).toBeUndefined();
     expect(parseManifest(text.replace('\nf\t"', '\nf\t"\\'))!.files()).toBeUndefined();
     expect(parseManifest(text)!.files()!.size).toBe(3);
+  });
+
+  it('hold the records remembered after the files, read apart from them', () => {
+    const memory = 'r\tdata/type/fire.yaml\th1\t10\td1\t{}\nr\tdata/type/odd.yaml\th2\t11\t\t{"a":1}\n';
+    const files = new Map([...written.files, ['gone\nr\tline.json', '5.d']]);
+    const text = formatManifest({ ...written, files, memory });
+    const m = parseManifest(text)!;
+    expect([...m.files()!]).toEqual([...files]);
+    expect([...m.memory()!]).toEqual([
+      [
+        'data/type/fire.yaml',
+        { hash: 'h1', id: 10, derived: 'd1', facts: '{}', text, start: text.indexOf('r\tdata'), end: text.indexOf('r\tdata/type/odd') },
+      ],
+      [
+        'data/type/odd.yaml',
+        { hash: 'h2', id: 11, derived: '', facts: '{"a":1}', text, start: text.indexOf('r\tdata/type/odd'), end: text.length },
+      ],
+    ]);
+    // A damaged record line costs the memory, not the list of files; no lines, nothing remembered.
+    const damaged = parseManifest(text.replace('\t11\t', '\televen\t'))!;
+    expect(damaged.memory()).toBeUndefined();
+    expect(damaged.files()!.size).toBe(4);
+    expect(parseManifest(formatManifest({ ...written, files: new Map(), memory }))!.memory()!.size).toBe(2);
+    expect(parseManifest(formatManifest(written))!.memory()!.size).toBe(0);
   });
 });

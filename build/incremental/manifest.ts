@@ -3,24 +3,28 @@
 // rebuild with nothing changed stops after the sources, and the list of files is parsed only when
 // a build asks for it.
 //
-//   {"format":"manifest 2","key":…,"tool":…,"records":{…},"fileCount":…,"previous":…}
+//   {"format":"manifest 3","key":…,"tool":…,"settings":…,"records":{…},"fileCount":…,"previous":…}
 //   s <source path> <size> <modification time> <hash>     one line per source file
 //   d <file path> <hash, or nothing>                      how the other tree differs (see `diff`)
 //   f <file path> <hash>                                  one line per file of the tree
+//   r <source path> <hash> <id> <derived hash> <facts>    one line per record (memory.ts)
 //
 // Fields are separated by tabs. A path holding a tab, a newline or a leading '"' is written as a
 // JSON string.
 import fs from 'node:fs/promises';
-import type { SourceStamp } from '../store.ts';
+import type { Remembered, SourceStamp } from '../store.ts';
 import { PATH_SCANS_BEFORE_INDEX } from '../tuning.ts';
+import { parseMemory } from './memory.ts';
 
-const FORMAT = 'manifest 2';
+const FORMAT = 'manifest 3';
 
 export interface ManifestHeader {
   /** What the build's inputs were: data, schemas, code and options. Same key, same tree. */
   key: string;
   /** The tool's own fingerprint (schemas and code) when the tree was built. */
   tool: string;
+  /** The options the records were derived with: what they are remembered for (`memory`). */
+  settings: string;
   /** Records published, by kind. */
   records: Record<string, number>;
   /** How many files the tree holds. */
@@ -39,6 +43,8 @@ export interface Manifest extends ManifestHeader {
   diff: Map<string, string>;
   /** Every file of the tree, path → hash, in the order they were written; undefined if the list is damaged. */
   files(): FileList | undefined;
+  /** What the build remembered of each record, by source path; undefined if a line is damaged. */
+  memory(): Map<string, Remembered> | undefined;
 }
 
 /** Files by path, each with its hash: a manifest's list, or a map. */
@@ -56,16 +62,17 @@ const fileLine = (rel: string, hash: string) => `f\t${encode(rel)}\t${hash}\n`;
 
 /**
  * `files`: the list of files as pairs, or as their lines, written already (`Lines`, or a list read
- * from a manifest).
+ * from a manifest). `memory`: the `r` lines, written already (memory.ts).
  */
 export function formatManifest(
   m: Omit<ManifestHeader, 'fileCount'> & {
     sources: Iterable<[string, SourceStamp]>;
     diff: Map<string, string>;
     files: Iterable<[string, string]> | Lines | FileList;
+    memory: string;
   },
 ): string {
-  const { key, tool, records, previous } = m;
+  const { key, tool, settings, records, previous } = m;
   const lines = [''];
   for (const [rel, [size, mtime, hash]] of m.sources) lines.push(`s\t${encode(rel)}\t${size}\t${mtime}\t${hash}\n`);
   for (const [rel, hash] of m.diff) lines.push(`d\t${encode(rel)}\t${hash}\n`);
@@ -75,8 +82,8 @@ export function formatManifest(
     files = new Lines();
     for (const [rel, hash] of m.files) files.add(rel, hash);
   }
-  lines.push(files.text());
-  lines[0] = JSON.stringify({ format: FORMAT, key, tool, records, fileCount: files.size, previous }) + '\n';
+  lines.push(files.text(), m.memory);
+  lines[0] = JSON.stringify({ format: FORMAT, key, tool, settings, records, fileCount: files.size, previous }) + '\n';
   return lines.join('');
 }
 
@@ -260,7 +267,7 @@ export function parseManifest(text: string): Manifest | undefined {
     const i = text.indexOf('\t', from);
     return i < 0 || i > nl ? -1 : i;
   };
-  for (; at < text.length && text.charCodeAt(at) !== 0x66 /* f */;) {
+  for (; at < text.length && text.charCodeAt(at) !== 0x66 /* f */ && text.charCodeAt(at) !== 0x72 /* r */;) {
     const nl = text.indexOf('\n', at);
     const t1 = nl < 0 ? -1 : tab(at + 2, nl);
     if (t1 < 0 || text.charCodeAt(at + 1) !== 9 /* tab */) return undefined;
@@ -281,14 +288,18 @@ export function parseManifest(text: string): Manifest | undefined {
     }
     at = nl + 1;
   }
-  const rest = text.slice(at);
+  // The `f` lines end where the `r` lines start (a path holding a newline is a JSON string).
+  const memoryAt = text.indexOf('\nr\t', at - 1) + 1 || text.length;
+  const rest = text.slice(at, memoryAt);
   let files: FileList | undefined | null;
+  let memory: Map<string, Remembered> | undefined | null;
   // The `f` lines; no list unless they are as many as the header says (a list cut short, or edited).
   return {
     ...header,
     sources,
     diff,
     files: () => (files === undefined ? (files = FileList.parse(rest, header.fileCount) ?? null) : files) ?? undefined,
+    memory: () => (memory === undefined ? (memory = parseMemory(text, memoryAt) ?? null) : memory) ?? undefined,
   };
 }
 
@@ -298,11 +309,12 @@ function parseHeader(line: string): ManifestHeader | undefined {
     return h?.format === FORMAT &&
       typeof h.key === 'string' &&
       typeof h.tool === 'string' &&
+      typeof h.settings === 'string' &&
       typeof h.previous === 'string' &&
       Number.isInteger(h.fileCount) &&
       h.records &&
       typeof h.records === 'object'
-      ? { key: h.key, tool: h.tool, records: h.records, fileCount: h.fileCount, previous: h.previous }
+      ? { key: h.key, tool: h.tool, settings: h.settings, records: h.records, fileCount: h.fileCount, previous: h.previous }
       : undefined;
   } catch {
     return undefined;

@@ -15,7 +15,10 @@ export const PLAIN_MARK_TEXT = 'Written by the Creature Reference Service build:
 /** What stands at the output path, once it is known to be the build's to replace. */
 export type OutputState = 'none' | 'empty' | 'linked' | 'plain';
 
-/** The names a build keeps in the folder beside its output (`.dist-builds/`); anything else there is not its own. */
+/**
+ * The names a build keeps in the folder beside its output (`.dist-builds/`); anything else there is
+ * not its own. `a.records` and `b.records` are what builds before manifest 3 remembered of records.
+ */
 const KEPT = /^(?:[ab](?:\.manifest|\.records)?|lock(?:\.[\w.-]+)?|previous|(?:trash|link)-[\w.-]+|[ab]\.(?:manifest|records)\.tmp)$/;
 
 export interface Places {

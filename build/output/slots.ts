@@ -1,7 +1,7 @@
 // The two trees an output folder is built in turn into, and the lock that lets one build at a time
 // write them. The output folder (`dist`) is a symbolic link to one of the trees kept beside it
-// (`.dist-builds/a`, `.dist-builds/b`); each tree has a manifest (incremental/manifest.ts), and the
-// records its build remembered (incremental/memory.ts).
+// (`.dist-builds/a`, `.dist-builds/b`); each tree has a manifest (incremental/manifest.ts), which
+// also holds what its build remembered of the records.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -23,8 +23,11 @@ import type { SourceStamp } from '../store.ts';
 export interface Inputs {
   key: string;
   tool: string;
+  settings: string;
   sources: Iterable<[string, SourceStamp]>;
   records: Record<string, number>;
+  /** The manifest's `r` lines (incremental/memory.ts). */
+  memory: string;
 }
 
 export type Slot = 'a' | 'b';
@@ -38,8 +41,6 @@ export function layout(outDir: string) {
     root,
     tree: (slot: Slot) => path.join(root, slot),
     manifest: (slot: Slot) => path.join(root, `${slot}.manifest`),
-    /** What the build remembered of its records (facts.ts), written just before the manifest. */
-    memory: (slot: Slot) => path.join(root, `${slot}.records`),
     lock: path.join(root, 'lock'),
     /** Where the output stands while the new one is renamed into its place, when that takes two renames. */
     previous: path.join(root, 'previous'),
@@ -73,12 +74,6 @@ export async function readLive(outDir: string): Promise<Live> {
 export async function readLiveHeader(outDir: string): Promise<ManifestHeader | undefined> {
   const slot = await liveSlot(outDir);
   return slot === 'a' || slot === 'b' ? readManifestHeader(layout(outDir).manifest(slot)) : undefined;
-}
-
-/** What the build of the live tree remembered of its records, if anything. */
-export async function readMemory(outDir: string, live: Live): Promise<string | undefined> {
-  if (live.slot !== 'a' && live.slot !== 'b') return undefined;
-  return fs.readFile(layout(outDir).memory(live.slot), 'utf8').catch(() => undefined);
 }
 
 /** Removes a tree without waiting for it: deleting many files costs as much as writing them. */
@@ -188,8 +183,8 @@ function alive(pid: number): boolean {
 }
 
 /**
- * Writes a tree's memory (when there is one) and then its manifest, each by a rename. `other` says
- * how the other tree differs from this one, and which build made it.
+ * Writes a tree's manifest, by a rename. `other` says how the other tree differs from this one, and
+ * which build made it.
  */
 export async function writeManifest(
   where: Layout,
@@ -197,40 +192,30 @@ export async function writeManifest(
   id: Inputs,
   files: Iterable<[string, string]> | Lines | FileList,
   other: { previous: string; diff: Map<string, string> },
-  memory?: () => string,
 ): Promise<void> {
-  await putManifest(where, slot, manifestTexts(id, files, other, memory));
+  await putManifest(where, slot, manifestText(id, files, other));
 }
 
-/** A tree's manifest and memory as they are written. */
-export interface ManifestTexts {
-  manifest: string;
-  memory?: string;
-}
-
-export function manifestTexts(
+export function manifestText(
   id: Inputs,
   files: Iterable<[string, string]> | Lines | FileList,
   other: { previous: string; diff: Map<string, string> },
-  memory?: () => string,
-): ManifestTexts {
-  return { memory: memory?.(), manifest: formatManifest({ ...id, previous: other.previous, diff: other.diff, files }) };
+): string {
+  return formatManifest({ ...id, previous: other.previous, diff: other.diff, files });
 }
 
-export async function putManifest(where: Layout, slot: Slot, texts: ManifestTexts): Promise<void> {
-  const put = async (file: string, text: string) => {
-    try {
-      await fs.rm(`${file}.tmp`, { force: true });
-      await fs.writeFile(`${file}.tmp`, text, { flag: 'wx' });
-      await fs.rename(`${file}.tmp`, file);
-    } catch (err) {
-      await fs.rm(`${file}.tmp`, { force: true });
-      throw err;
-    }
-  };
-  if (texts.memory !== undefined) await put(where.memory(slot), texts.memory);
-  else await fs.rm(where.memory(slot), { force: true });
-  await put(where.manifest(slot), texts.manifest);
+export async function putManifest(where: Layout, slot: Slot, text: string): Promise<void> {
+  const file = where.manifest(slot);
+  try {
+    await fs.rm(`${file}.tmp`, { force: true });
+    await fs.writeFile(`${file}.tmp`, text, { flag: 'wx' });
+    await fs.rename(`${file}.tmp`, file);
+  } catch (err) {
+    await fs.rm(`${file}.tmp`, { force: true });
+    throw err;
+  }
+  // Builds before manifest 3 kept the records they remembered beside the manifest.
+  await fs.rm(path.join(where.root, `${slot}.records`), { force: true });
 }
 
 export async function pruneEmptyDirs(tree: string, removed: string[]): Promise<void> {

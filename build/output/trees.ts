@@ -22,7 +22,7 @@ import {
   type Last,
   type OutputFile,
 } from './plan.ts';
-import { discard, layout, liveSlot, lock, manifestTexts, pruneEmptyDirs, putManifest, writeManifest } from './slots.ts';
+import { discard, layout, liveSlot, lock, manifestText, pruneEmptyDirs, putManifest, writeManifest } from './slots.ts';
 import type { Inputs, Layout, Live, Slot } from './slots.ts';
 import { Writer } from './writer.ts';
 import type { JoinPart } from './place.ts';
@@ -30,7 +30,7 @@ import { OutputFailed, outputFailure, placingFailed } from './failure.ts';
 import { PLAIN_MARK, PLAIN_MARK_TEXT } from './guard.ts';
 
 export { hashBody, type OutputFile } from './plan.ts';
-export { Busy, layout, readLive, readLiveHeader, readMemory, type Inputs, type Live } from './slots.ts';
+export { Busy, layout, readLive, readLiveHeader, type Inputs, type Live } from './slots.ts';
 
 export interface PublishResult {
   files: number;
@@ -53,7 +53,7 @@ export interface Tree {
    * Puts every file in place and swaps the tree in; `abort` instead leaves dist as it was. With
    * `plain`, the tree itself becomes the output folder: a real folder, for a host to publish.
    */
-  commit(id: () => Inputs, files: Iterable<OutputFile>, plain?: boolean, memory?: () => string): Promise<PublishResult>;
+  commit(id: () => Inputs, files: Iterable<OutputFile>, plain?: boolean): Promise<PublishResult>;
   abort(): Promise<void>;
 }
 
@@ -143,10 +143,10 @@ export async function openTree(outDir: string, known?: Live, started?: Writer): 
         writer.dir(within(trees.tree, dir));
       }
     },
-    commit: async (id, files, plain = false, memory) => {
+    commit: async (id, files, plain = false) => {
       let done = false;
       try {
-        const result = await new Publisher(outDir, trees, writer).publish(id, files, plain, memory);
+        const result = await new Publisher(outDir, trees, writer).publish(id, files, plain);
         done = true;
         plainDone = plain;
         return result;
@@ -237,7 +237,7 @@ class Publisher {
     this.diff = t.liveManifest ? new Map() : undefined;
   }
 
-  async publish(inputs: () => Inputs, files: Iterable<OutputFile>, plain: boolean, memory?: () => string): Promise<PublishResult> {
+  async publish(inputs: () => Inputs, files: Iterable<OutputFile>, plain: boolean): Promise<PublishResult> {
     this.inputs = inputs;
     try {
       for (const file of files) await this.take(file);
@@ -248,10 +248,10 @@ class Publisher {
     const { liveManifest, liveFiles } = this.t;
     if (!this.diverged && !plain && liveManifest && liveFiles!.size === this.result.files) {
       // Same bytes as the live tree: record the new inputs, write no file.
-      await writeManifest(this.t.where, this.t.live as Slot, inputs(), liveFiles!, liveManifest, memory);
+      await writeManifest(this.t.where, this.t.live as Slot, inputs(), liveFiles!, liveManifest);
       return { ...this.result, unchanged: this.result.files };
     }
-    await this.finish(plain, memory);
+    await this.finish(plain);
     return this.result;
   }
 
@@ -310,13 +310,13 @@ class Publisher {
   private holds = (rel: string) => (this.made ??= this.lines.read()).has(rel);
 
   /** Once every file is given: the last files placed, the files that are gone removed, the tree swapped in. */
-  private async finish(plain: boolean, memory?: () => string): Promise<void> {
+  private async finish(plain: boolean): Promise<void> {
     if (!this.diverged) await this.diverge();
     const { liveManifest, liveFiles } = this.t;
     if (this.diff && this.shared < liveFiles!.size) for (const [rel, hash] of liveFiles!) if (!this.holds(rel)) this.diff.set(rel, hash);
     const other = { previous: liveManifest?.key ?? '', diff: this.diff ?? new Map<string, string>() };
-    // The tree's memory and manifest are made while the writer places the last files.
-    const texts = plain ? undefined : manifestTexts(this.inputs!(), this.lines, other, memory);
+    // The tree's manifest is made while the writer places the last files.
+    const text = plain ? undefined : manifestText(this.inputs!(), this.lines, other);
     await this.placed();
     await this.placeJoins();
     const gone = removals(this.t.existing, this.holds, !!liveFiles && this.shared === liveFiles.size, this.added);
@@ -324,7 +324,7 @@ class Publisher {
     this.result.removed = gone.length;
     await pruneEmptyDirs(this.t.tree, gone);
     if (plain) return this.leavePair();
-    await putManifest(this.t.where, this.t.slot, texts!);
+    await putManifest(this.t.where, this.t.slot, text!);
     await this.swap();
   }
 
@@ -412,7 +412,7 @@ class Publisher {
       else state.set(rel, was);
     }
     for (const target of this.writer.failed.keys()) state.delete(path.relative(tree, target).split(path.sep).join('/'));
-    const unfinished = { key: '', tool: this.inputs!().tool, sources: [], records: {} };
+    const unfinished = { key: '', tool: this.inputs!().tool, settings: '', sources: [], records: {}, memory: '' };
     await writeManifest(this.t.where, this.t.slot, unfinished, state, { previous: '', diff: new Map() });
   }
 }

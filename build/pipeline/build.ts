@@ -6,8 +6,8 @@ import { baseUrlFromEnv, checkBaseUrl } from '../config.ts';
 import { discover, stampOf } from './discover.ts';
 import { hashText } from '../hash.ts';
 import { readUnhashed } from './parse.ts';
-import { formatMemory, parseMemory } from '../incremental/memory.ts';
-import { layout, openTree, readLive, readLiveHeader, readMemory, type Inputs, type Live, type Tree } from '../output/trees.ts';
+import { formatMemory } from '../incremental/memory.ts';
+import { layout, openTree, readLive, readLiveHeader, type Inputs, type Live, type Tree } from '../output/trees.ts';
 import { checkOutput } from '../output/guard.ts';
 import { apiPaths, defaultDataDir, defaultOutDir, hostRuleFiles, projectRoot, relativeTo } from '../paths.ts';
 import { explorerFiles, sourceHash as explorerSourceHash } from '../site/explorer.ts';
@@ -203,7 +203,7 @@ async function run(ctx: Context, writer: Writer | undefined): Promise<BuildResul
     if (options.editorSchemas) keepEditorSchemas(ctx, options.editorSchemas, files, keyNow);
     return { records: live.records, ...none, unchanged: live.fileCount, ms: performance.now() - ctx.started, stages: ctx.stages };
   }
-  const memory = await recall(ctx, seen);
+  const memory = recall(ctx, seen);
   let tree: Tree | undefined;
   let result: BuildResult;
   try {
@@ -248,10 +248,10 @@ function namesByKind(files: SourceFile[]): Map<string, string[]> {
  * What the build of the live tree remembered of its records, when the same tool with the same
  * options built it and its list of files is whole (a record carried over keeps that tree's files).
  */
-async function recall(ctx: Context, seen: Live | undefined): Promise<Map<string, Remembered> | undefined> {
+function recall(ctx: Context, seen: Live | undefined): Map<string, Remembered> | undefined {
   const manifest = seen?.manifest;
-  if (!seen || manifest?.tool !== ctx.tool || !manifest.files()) return undefined;
-  return parseMemory(await readMemory(ctx.outDir, seen), { settings: ctx.settings, key: manifest.key });
+  if (manifest?.tool !== ctx.tool || manifest.settings !== ctx.settings || !manifest.files()) return undefined;
+  return manifest.memory();
 }
 
 interface Sources {
@@ -455,11 +455,12 @@ async function publish(
     (inputs ??= {
       key: src.keyNow ?? buildKey(src.files, ctx.baseUrl, options.pretty ?? false),
       tool: ctx.tool,
+      settings: ctx.settings,
       sources: src.files.map((f): [string, SourceStamp] => [f.rel, stampOf(f)]),
       records: counts(store),
+      memory: formatMemory(store),
     });
-  const memoryText = () => formatMemory({ settings: ctx.settings, key: built().key }, store);
-  const result = ctx.timed('write', await tree.commit(built, output, options.plain, memoryText));
+  const result = ctx.timed('write', await tree.commit(built, output, options.plain));
   return {
     records: built().records,
     ...result,
