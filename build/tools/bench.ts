@@ -517,7 +517,6 @@ export interface BenchResults {
 
 const logLine = (line: string) => process.stderr.write(`${line}\n`);
 
-/** Runs the bench; the worktree and every output are removed at the end, however it ends. */
 /** A bench run's results: the machine and options it ran with, its worlds and rows. */
 function newResults(
   options: Pick<BenchOptions, 'runs' | 'against'>,
@@ -542,6 +541,7 @@ function keepResults(file: string, results: BenchResults): BenchResults {
   return results;
 }
 
+/** Runs the bench; the worktree and every output are removed at the end, however it ends. */
 export async function runBench(options: BenchOptions): Promise<BenchResults> {
   const log = options.log ?? logLine;
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'crs-bench-'));
