@@ -109,15 +109,10 @@ export class Store {
     return {};
   }
 
-  /** The name of a record still to be read (order.ts), known from its file's name: for hints alone. */
-  expect(kind: string, name: string): void {
-    this.expected.add(`${kind}/${name}`);
-  }
-  /** A record of `kind` goes by `key`, or a file still to be read is named so. */
+  /** A record of `kind` goes by `key`. */
   mentions(kind: string, key: string | number): boolean {
-    return this.get(kind, key) !== undefined || this.expected.has(`${kind}/${key}`);
+    return this.get(kind, key) !== undefined;
   }
-  private readonly expected = new Set<string>();
 
   markBroken(kind: string, key: string | number): void {
     this.broken.add(`${kind}/${key}`);
@@ -126,7 +121,7 @@ export class Store {
     return this.broken.has(`${kind}/${key}`);
   }
 
-  /** Sorts every kind by id and sets aside the valid records; call once loading is done (and again after records read late). */
+  /** Sorts every kind by id and sets aside the valid records; call once loading is done. */
   seal(): void {
     for (const [kind, list] of this.entries) {
       list.sort((a, b) => a.id - b.id);

@@ -32,10 +32,26 @@ describe('bad input', () => {
     reported(problems);
     expect(await snapshot(world.out)).toEqual(before);
 
-    // A first build, with nothing remembered (and the records of late kinds read as they are
-    // published, order.ts), reports it too, and leaves nothing.
+    // A first build, with nothing remembered, reports it too, and leaves nothing.
     const first = await buildProblems({ dataDir: world.data, outDir: path.join(world.root, 'first') });
     reported(first);
     expect(fs.readdirSync(world.root).sort()).toEqual(['.dist-builds', 'data', 'dist']);
+  });
+
+  it('reports problems found at every step together, in a first build and a rebuild', async () => {
+    const w = await fixtureWorld();
+    overlayBad(w, 'unknown-field'); // found while the sources are checked
+    overlayBad(w, 'wrong-kind-reference'); // found when the record is read whole, to be published
+    overlayBad(w, 'area-missing-reference'); // found while references are resolved
+    const files = (problems: { file: string }[]) => [...new Set(problems.map((p) => p.file))].sort();
+    const expected = ['data/gender/female.yaml', 'data/location-area/ember-peak-summit.yaml', 'data/version/dawn.yaml'];
+    expect(files(await buildProblems({ dataDir: w.data, outDir: w.out }))).toEqual(expected);
+    expect(fs.readdirSync(w.root)).toEqual(['data']);
+    // And when the last good build is there to remember, with one problem alone.
+    fs.rmSync(w.data, { recursive: true });
+    fs.cpSync(path.join(fixturesDir, 'starter'), w.data, { recursive: true });
+    await buildWorld({ dataDir: w.data, outDir: w.out });
+    overlayBad(w, 'area-missing-reference');
+    expect(files(await buildProblems({ dataDir: w.data, outDir: w.out }))).toEqual([expected[1]]);
   });
 });

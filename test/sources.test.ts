@@ -259,8 +259,8 @@ describe('a source file that changes after it is listed', () => {
     ['on checking threads', true],
   ])('is reported as unreadable by the build that reads it (%s)', async (_, checkOnThreads) => {
     const world = await fixtureWorld();
-    // Once listed, an early kind's file is replaced by a folder and a late kind's (read while the
-    // others are written) removed: the build reads what is there then.
+    // Once listed, one kind's file is replaced by a folder and another's removed: the build reads
+    // what is there then.
     const problems = await buildProblems(
       {
         dataDir: world.data,

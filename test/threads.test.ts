@@ -1,5 +1,5 @@
 // Work done on other threads gives what the build's own thread would: source files checked on
-// worker threads (as for large worlds) against late records read as they are published, and
+// worker threads (as for large worlds) against the same files checked on the build's own thread, and
 // folders made ahead of their files by the writer thread, which a failed build removes again.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -25,9 +25,9 @@ describe('worker threads', () => {
     'name-uppercase',
     'scalar-not-record',
     'missing-reference',
-    'late-duplicate-id',
-    'late-missing-reference',
-    'late-level-range',
+    'area-duplicate-id',
+    'area-missing-reference',
+    'area-level-range',
   ])('report the same problems on threads for %s', async (bad) => {
     const w = await fixtureWorld();
     overlayBad(w, bad);
@@ -37,8 +37,8 @@ describe('worker threads', () => {
     expect(sortProblems(threaded)).toEqual(sortProblems(inline));
   });
 
-  // Many records of a late kind (order.ts), read one at a time as they are published.
-  const lateWorld = async () => {
+  // Many location areas, the bulk of a PokeAPI-sized world.
+  const areaWorld = async () => {
     const w = await fixtureWorld();
     const dir = path.join(w.data, 'location-area');
     const model = fs.readFileSync(path.join(dir, 'ember-peak-base.yaml'), 'utf8');
@@ -52,8 +52,8 @@ describe('worker threads', () => {
     return w;
   };
 
-  it('read late records as they are published with the same output as on threads', async () => {
-    const w = await lateWorld();
+  it('check many records of one kind with the same output as on threads', async () => {
+    const w = await areaWorld();
     const out = (name: string) => path.join(w.root, name);
     const inline = await buildWorld({ dataDir: w.data, outDir: out('inline'), plain: true }, { checkOnThreads: false });
     await buildWorld({ dataDir: w.data, outDir: out('threaded'), plain: true }, { checkOnThreads: true });
@@ -61,11 +61,11 @@ describe('worker threads', () => {
     expect(await snapshot(out('inline'))).toEqual(await snapshot(out('threaded')));
   });
 
-  it.each(['late-invalid-yaml', 'late-duplicate-id', 'late-missing-reference', 'late-level-range'])(
-    'report the same problems for late records read as published as on threads for %s',
+  it.each(['area-invalid-yaml', 'area-duplicate-id', 'area-missing-reference', 'area-level-range'])(
+    'report the same problems for many records of one kind as on threads for %s',
     async (bad) => {
-      const w = await lateWorld();
-      if (bad === 'late-invalid-yaml')
+      const w = await areaWorld();
+      if (bad === 'area-invalid-yaml')
         fs.writeFileSync(path.join(w.data, 'location-area', 'ember-peak-cave-7.yaml'), 'id: 1006\nname: [ember\n');
       else overlayBad(w, bad);
       const inline = await buildProblems({ dataDir: w.data, outDir: w.out }, { checkOnThreads: false });

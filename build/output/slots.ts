@@ -18,7 +18,7 @@ import type { SourceStamp } from '../store.ts';
 
 /**
  * What a tree is built from, as its manifest records it. The files are given to `commit`, which asks
- * for this once it has them all (records read late are counted and hashed as they are published).
+ * for this once it has them all.
  */
 export interface Inputs {
   key: string;

@@ -15,8 +15,6 @@ import { ENTRY as hostCodeEntry, hostCodeFiles } from '../site/host-code.ts';
 import { BuildFailed, Problems } from '../report/problems.ts';
 import type { Entry, Remembered, SourceFile, SourceStamp, Store } from '../store.ts';
 import type { OutputFile } from '../output/plan.ts';
-import type { Order } from './order.ts';
-import type { LateKinds } from './render.ts';
 import { loadSchemas, type SchemaSet } from '../schemas/schemas.ts';
 import { keepNamesCopy, namesSchemaFiles } from '../schemas/editor-schemas.ts';
 import { compileValidators, type Validators } from '../schemas/validators.ts';
@@ -29,16 +27,15 @@ import { CHECK_ON_THREADS_FROM } from '../tuning.ts';
  * rebuild that changes nothing is over sooner than they load.
  */
 const laterStages = async () => {
-  const [checkPool, checked, derive, render, facts, order, resolve] = await Promise.all([
+  const [checkPool, checked, derive, render, facts, resolve] = await Promise.all([
     import('./check-pool.ts'),
     import('./checked.ts'),
     import('./derive.ts'),
     import('./render.ts'),
     import('./facts.ts'),
-    import('./order.ts'),
     import('./resolve.ts'),
   ]);
-  return { checkPool, checked, derive, render, facts, order, resolve };
+  return { checkPool, checked, derive, render, facts, resolve };
 };
 
 export interface BuildOptions {
@@ -270,8 +267,6 @@ type Stages = Awaited<ReturnType<typeof laterStages>>;
 /** What checking the sources gave: the store of records, and what is left to read or derive. */
 interface Checked {
   store: Store;
-  /** Files of late kinds (order.ts), read as they are published. */
-  later: Set<SourceFile>;
   /** On a rebuild, the kinds with a record read again or removed, and the kinds they may change. */
   read: Set<string> | undefined;
   affected: Set<string> | undefined;
@@ -282,26 +277,22 @@ interface Checked {
 
 async function compute(ctx: Context, src: Sources): Promise<BuildResult> {
   const stages = await laterStages();
-  const order = stages.order.publishOrder(schemaSet().schemas);
-  const checked = await check(ctx, src, stages, order);
+  const checked = await check(ctx, src, stages);
   try {
-    return await render(ctx, src, stages, checked, order);
+    return await render(ctx, src, stages, checked);
   } finally {
     checked.cache?.save(); // what was checked is kept, whether or not the build goes on to publish
   }
 }
 
 /** Resolves, derives and renders the records checked, then publishes them (or, with `--check`, only renders them). */
-async function render(ctx: Context, src: Sources, stages: Stages, checked: Checked, order: Order): Promise<BuildResult> {
+async function render(ctx: Context, src: Sources, stages: Stages, checked: Checked): Promise<BuildResult> {
   const { schemas, validators } = schemaSet();
   const { store, tree, cache } = checked;
-  const recordStage = { store, schemas, validators, problems: ctx.problems, cache };
-  const deriveAndSettle = deriver(stages, checked, schemas, ctx.problems);
-  const late = lateKinds(src.files, checked, order, recordStage, stages, deriveAndSettle);
   // With problems, the build goes on only to find the rest of them.
   ctx.timed('resolve', stages.resolve.resolve(store, schemas, ctx.problems));
-  ctx.timed('derive', deriveAndSettle(new Set([...order.early, ...order.late])));
-  if (ctx.problems.count > 0) failWithEveryProblem(ctx, order, late, recordStage, stages);
+  ctx.timed('derive', deriveAndSettle(stages, checked, schemas, ctx.problems));
+  if (ctx.problems.count > 0) failWithEveryProblem(ctx, { store, schemas, validators, problems: ctx.problems, cache }, stages);
   const live = src.seen?.manifest;
   const { read } = checked;
   // Records already published by this same tool were checked then; the rest are checked now.
@@ -314,9 +305,7 @@ async function render(ctx: Context, src: Sources, stages: Stages, checked: Check
       ? new Map<string, string | Buffer>([...ctx.timed('explorer', await explorerFiles()), ...(await hostCodeFiles())])
       : undefined,
     onRecord: ctx.options.onProgress && ((done, total) => ctx.options.onProgress!({ stage: 'write', done, total })),
-    late,
   });
-  // Counted once every record is read: records of late kinds are read as they are published.
   const had = (): Read => ({ parsed: parsedCount(src.files) - (cache?.taken ?? 0), cached: cache?.taken ?? 0 });
   return tree ? publish(ctx, src, store, tree, output, had) : checkOnly(ctx, store, output, had);
 }
@@ -325,7 +314,7 @@ async function render(ctx: Context, src: Sources, stages: Stages, checked: Check
  * Parses and checks every source not remembered, on worker threads when there are many; a rebuild
  * first decides which files it reads again (facts.ts) and opens its tree once it knows.
  */
-async function check(ctx: Context, src: Sources, stages: Stages, order: Order): Promise<Checked> {
+async function check(ctx: Context, src: Sources, stages: Stages): Promise<Checked> {
   const { options, problems } = ctx;
   const { files, memory } = src;
   const set = schemaSet();
@@ -334,12 +323,9 @@ async function check(ctx: Context, src: Sources, stages: Stages, order: Order): 
   // With memory, only the kinds that records read again (or removed) may change are derived.
   const read = memory ? ctx.timed('reuse', reuse(files, memory, schemas, problems)) : undefined;
   const affected = read && stages.derive.affectedKinds(read);
-  // Many files to read go to worker threads. Otherwise the records of late kinds still to be read
-  // are read as they are published, while the files before them are written.
+  // Many files to read go to worker threads.
   const unread = files.filter((f) => !f.known && f.parsed === undefined);
   const threads = ctx.tuning.checkOnThreads ?? unread.length >= CHECK_ON_THREADS_FROM;
-  const lateKinds = new Set(order.late);
-  const later = new Set(threads ? [] : unread.filter((f) => lateKinds.has(f.kind)));
   // A rebuild opens its tree once it knows which files it reads again. The folders of records by
   // name are known from the files, and made at once; each record read is given its folder by id as
   // soon as it reads well, for as long as no problem is found (they are removed again if one is).
@@ -363,70 +349,36 @@ async function check(ctx: Context, src: Sources, stages: Stages, order: Order): 
     'validate',
     threads
       ? await stages.checkPool.validateInThreads(files, schemas, () => set.validators, ctx.baseUrl, problems, prepare, cache)
-      : validate(files, schemas, set.validators, ctx.baseUrl, problems, parkAndPrepare, later, cache),
+      : validate(files, schemas, set.validators, ctx.baseUrl, problems, parkAndPrepare, cache),
   );
-  for (const file of later) store.expect(file.kind, file.stem);
-  return { store, later, read, affected, tree, cache };
+  return { store, read, affected, tree, cache };
 }
 
-/** Derives the kinds given (those of them a rebuild may change) and settles them (facts.ts). */
-function deriver(stages: Stages, { store, affected }: Checked, schemas: SchemaSet, problems: Problems) {
+/** Derives every kind a rebuild may change (every kind, in a first build) and settles them (facts.ts). */
+function deriveAndSettle(stages: Stages, { store, affected }: Checked, schemas: SchemaSet, problems: Problems): void {
   const { derive } = stages.derive;
   const { settle } = stages.facts;
-  return (kinds: ReadonlySet<string>) => {
-    derive(store, problems, new Set([...kinds].filter((kind) => !affected || affected.has(kind))));
-    const stale = settle(store, schemas, affected, kinds);
-    if (stale.size > 0) {
-      // A record outside those kinds that cannot be carried over (it was read again): its kind is derived after all.
-      derive(store, problems, stale);
-      settle(store, schemas, new Set([...affected!, ...stale]), kinds);
-    }
-  };
-}
-
-type RecordStage = { store: Store; schemas: SchemaSet; validators: Validators; problems: Problems };
-
-/** The records of late kinds, each read as it is published (render.ts asks for them in order). */
-function lateKinds(
-  files: SourceFile[],
-  { store, later }: Checked,
-  order: Order,
-  stage: RecordStage,
-  stages: Stages,
-  deriveAndSettle: ReturnType<typeof deriver>,
-): LateKinds {
-  const { readLate, setAside } = stages.facts;
-  const entered = new Map(order.late.flatMap((kind) => store.valid(kind).map((e): [SourceFile, Entry] => [e.file, e])));
-  return {
-    order,
-    waiting: later.size,
-    *records(kind) {
-      for (const file of files) {
-        if (file.kind !== kind) continue;
-        const isLate = later.has(file);
-        const entry = isLate ? readLate(file, stage) : entered.get(file);
-        if (!entry) continue;
-        yield entry;
-        if (isLate) setAside(entry);
-      }
-      store.seal();
-    },
-    done: () => deriveAndSettle(new Set([...order.late, ...order.after])),
-  };
+  derive(store, problems, affected ?? new Set(schemas.kinds.keys()));
+  const stale = settle(store, schemas, affected);
+  if (stale.size > 0) {
+    // A record outside those kinds that cannot be carried over (it was read again): its kind is derived after all.
+    derive(store, problems, stale);
+    settle(store, schemas, new Set([...affected!, ...stale]));
+  }
 }
 
 /**
  * Nothing is published, but every record is read whole, for the problems found only then: those of
- * late records, and of references outside a record's facts.
+ * references outside a record's facts.
  */
-function failWithEveryProblem(ctx: Context, order: Order, late: LateKinds, stage: RecordStage, stages: Stages): never {
+function failWithEveryProblem(ctx: Context, stage: RecordStage, stages: Stages): never {
   const { unpark } = stages.facts;
-  for (const kind of order.late) for (const _ of late.records(kind));
-  late.done();
   for (const kind of stage.schemas.kinds.keys())
     for (const entry of stage.store.valid(kind)) if (entry.source !== undefined) unpark(entry, stage);
   throw new BuildFailed(ctx.problems.list);
 }
+
+type RecordStage = Parameters<Stages['facts']['unpark']>[1];
 
 const counts = (store: Store) => Object.fromEntries(store.kinds().map((k) => [k, store.valid(k).length]));
 const parsedCount = (files: SourceFile[]) => files.filter((f) => !f.known).length;

@@ -4,9 +4,7 @@
 // (the fields `derivations` read). Once checked, a record is set aside as JSON (`park`), and the
 // build goes on with its facts alone: references in them are resolved, the derivations run over all
 // records, and only when a record is published is it read whole again (`unpark`), its other
-// references resolved and its derived fields added. A record of a kind read late (order.ts) is
-// read only as it is published (`readLate`), and keeps its facts alone once it is (`setAside`).
-// The build holds one whole record at a time.
+// references resolved and its derived fields added. The build holds one whole record at a time.
 //
 // Beside the live tree's manifest the build leaves, per source file: its hash, the record's id, its
 // facts and a hash of its derived fields. A rebuild reads only the files that changed; every other
@@ -23,7 +21,6 @@ import { fileStart, type Problems } from '../report/problems.ts';
 import { resolveEntry } from './resolve.ts';
 import { kindsOf, type RefSite, type SchemaSet } from '../schemas/schemas.ts';
 import type { Data, Entry, Remembered, SourceFile, Store } from '../store.ts';
-import { checkFile, index, validEntry } from './validate.ts';
 import type { Validators } from '../schemas/validators.ts';
 import type { CheckedRecords } from './checked.ts';
 
@@ -44,32 +41,6 @@ export function park(entry: Entry): void {
   entry.facts = JSON.stringify(factsOnly(entry));
   entry.source ??= JSON.stringify(entry.data); // checkFile gives it when it keeps the record (checked.ts)
   entry.data = JSON.parse(entry.facts);
-  entry.partial = true;
-}
-
-/**
- * A record of a kind read late (order.ts), as it is published: parsed, checked and indexed, its facts
- * taken, then its references resolved and its own derivations done. Undefined, with its problems,
- * when it cannot be published.
- */
-export function readLate(file: SourceFile, { store, schemas, validators, problems, cache }: Context): Entry | undefined {
-  const before = problems.count;
-  const checked = checkFile(file, validators, problems, cache);
-  index(store, checked, problems);
-  const entry = validEntry(checked);
-  if (!entry || store.get(entry.kind, entry.id) !== entry) return undefined;
-  entry.source = undefined; // the JSON the cache kept: a late record is whole until it is set aside
-  entry.facts = JSON.stringify(factsOnly(entry));
-  resolveEntry(store, schemas.kinds.get(entry.kind)!.refSites, entry, problems);
-  deriveOwn(entry, problems, store);
-  if (problems.count === before) return entry;
-  setAside(entry); // indexed, and done with: its own derivations are not run again
-  return undefined;
-}
-
-/** Once published, a record read late keeps only its facts, resolved, as every other record does. */
-export function setAside(entry: Entry): void {
-  entry.data = factsOnly(entry);
   entry.partial = true;
 }
 
@@ -123,12 +94,11 @@ export function reuse(files: SourceFile[], memory: Map<string, Remembered>, sche
  * is used only with that tree's list of files whole: each remembered record's files are in it.)
  * Given `derived`, the kinds whose fields were derived this time, every other kind's records keep
  * the derived hash they had; the kinds where one of those cannot be carried over are returned, to
- * be derived after all. Given `kinds`, only theirs are settled.
+ * be derived after all.
  */
-export function settle(store: Store, schemas: SchemaSet, derived?: ReadonlySet<string>, kinds?: ReadonlySet<string>): Set<string> {
+export function settle(store: Store, schemas: SchemaSet, derived?: ReadonlySet<string>): Set<string> {
   const stale = new Set<string>();
   for (const [kind, info] of schemas.kinds) {
-    if (kinds && !kinds.has(kind)) continue;
     const fields = crossDerived(kind);
     const fresh = !derived || derived.has(kind);
     for (const entry of store.valid(kind)) {

@@ -9,7 +9,6 @@ import { BuildFailed, type Problems } from '../report/problems.ts';
 import type { SchemaSet } from '../schemas/schemas.ts';
 import { formSprites, renderFormSprite, renderTypeIcon, typeIcons } from '../site/sprites.ts';
 import { unpark, type Context } from './facts.ts';
-import type { Order } from './order.ts';
 import type { Data, Entry, Store } from '../store.ts';
 import type { Validators } from '../schemas/validators.ts';
 import { at } from './parse.ts';
@@ -25,19 +24,6 @@ export interface EmitOptions {
   extra?: Map<string, string | Buffer>;
   /** Called now and then with how many records are done, of all. */
   onRecord?: (done: number, total: number) => void;
-  /** The kinds read late, and how (order.ts); without it every kind is published in schema order. */
-  late?: LateKinds;
-}
-
-/** How the records of late kinds (order.ts) are had. */
-export interface LateKinds {
-  order: Order;
-  /** A late kind's records, in the order they are published, each read as it is asked for. */
-  records(kind: string): Iterable<Entry>;
-  /** How many of them are still to be read. */
-  waiting: number;
-  /** Called once every late kind is published, before the kinds derived from them. */
-  done(): void;
 }
 
 /** A file of the live tree that stays as it is: trees.ts takes its hash from the live manifest. */
@@ -81,21 +67,17 @@ function* parts(
   problems: Problems,
   options: EmitOptions,
 ): Generator<Generator<OutputFile>> {
-  const { pretty = false, published = new Map<string, string>(), keptLists, extra = new Map(), onRecord, late } = options;
+  const { pretty = false, published = new Map<string, string>(), keptLists, extra = new Map(), onRecord } = options;
   const ctx: Publishing = { store, schemas, validators, problems, pretty, published, hashes: new Map() };
   const kinds = [...schemas.kinds.keys()];
   if (schemas.kinds.has(NDJSON_LIST)) throw new Error(`no kind may be called ${NDJSON_LIST}: its folder is the list of the NDJSON files`);
   // The index maps kinds to their lists and holds nothing else, as PokeAPI's does.
   const index = Object.fromEntries(kinds.map((kind) => [kind, store.urls.list(kind)]));
-  const total = kinds.reduce((n, kind) => n + store.valid(kind).length, late?.waiting ?? 0);
+  const total = kinds.reduce((n, kind) => n + store.valid(kind).length, 0);
   const progress = { done: 0, total, onRecord };
-  const order = late?.order ?? { early: kinds, late: [], after: [] };
-  for (const kind of order.early) yield* kindFiles(kind, store.valid(kind), ctx, progress, keptLists);
+  for (const kind of kinds) yield* kindFiles(kind, store.valid(kind), ctx, progress, keptLists);
   yield siteFiles(index, ctx, extra);
   yield spriteFiles(ctx);
-  for (const kind of order.late) yield* kindFiles(kind, late!.records(kind), ctx, progress, keptLists);
-  late?.done();
-  for (const kind of order.after) yield* kindFiles(kind, store.valid(kind), ctx, progress, keptLists);
   onRecord?.(total, total);
 }
 

@@ -29,8 +29,7 @@ export function nameDirs(files: Iterable<SourceFile>, schemas: SchemaSet): strin
 /**
  * Parses each file not yet parsed, checks it and indexes its record. `onRecord` is given each record
  * read now that passed its schema, as soon as it has: the build sets the record aside there,
- * keeping memory low. (A remembered record enters with its facts only, and is not given.) Files in
- * `later` are left to be read and checked when they are published (order.ts).
+ * keeping memory low. (A remembered record enters with its facts only, and is not given.)
  */
 export function validate(
   files: SourceFile[],
@@ -39,15 +38,13 @@ export function validate(
   baseUrl: string,
   problems: Problems,
   onRecord?: (entry: Entry) => void,
-  later: ReadonlySet<SourceFile> = new Set(),
   cache?: CheckedRecords,
 ): Store {
   const store = new Store(baseUrl, schemas.kinds.keys());
   // Every file is read before any is parsed: the build makes folders as records pass, and reading
   // while the writer makes folders contends for the file system.
-  readUnhashed(files.filter((file) => !file.known && !later.has(file)));
+  readUnhashed(files.filter((file) => !file.known));
   for (const file of files) {
-    if (later.has(file)) continue;
     const checked = file.known ? remembered(file, file.known) : checkFile(file, validators, problems, cache);
     const entry = validEntry(checked);
     if (entry && !file.known) onRecord?.(entry);
@@ -87,7 +84,7 @@ export function remembered(file: SourceFile, known: Remembered): Checked {
  */
 export function checkFile(file: SourceFile, validators: Validators, problems: Problems, cache?: CheckedRecords): Checked {
   if (cache && file.parsed === undefined) {
-    readUnhashed([file]); // a file of a late kind is read only now
+    readUnhashed([file]); // its bytes are what the cache is looked up by
     const json = cache.take(file);
     if (json !== undefined) return { entry: checkedBefore(file, json) };
   }
