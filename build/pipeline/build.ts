@@ -292,7 +292,7 @@ async function render(ctx: Context, src: Sources, stages: Stages, checked: Check
   // With problems, the build goes on only to find the rest of them.
   ctx.timed('resolve', stages.resolve.resolve(store, schemas, ctx.problems));
   ctx.timed('derive', deriveAndSettle(stages, checked, schemas, ctx.problems));
-  if (ctx.problems.count > 0) failWithEveryProblem(ctx, { store, schemas, validators, problems: ctx.problems, cache }, stages);
+  if (ctx.problems.count > 0) failWithEveryProblem(ctx, { store, schemas, validators, problems: ctx.problems }, stages);
   const live = src.seen?.manifest;
   const { read } = checked;
   // Records already published by this same tool were checked then; the rest are checked now.

@@ -22,7 +22,6 @@ import { resolveEntry } from './resolve.ts';
 import { kindsOf, type RefSite, type SchemaSet } from '../schemas/schemas.ts';
 import type { Data, Entry, Remembered, SourceFile, Store } from '../store.ts';
 import type { Validators } from '../schemas/validators.ts';
-import type { CheckedRecords } from './checked.ts';
 
 const memo = <T>(make: (kind: string) => T) => {
   const cache = new Map<string, T>();
@@ -125,8 +124,6 @@ export interface Context {
   schemas: SchemaSet;
   validators: Validators;
   problems: Problems;
-  /** Records checked before, for a build with no memory of the live tree's (checked.ts). */
-  cache?: CheckedRecords;
 }
 
 /** References outside the overlaid fields: the ones resolved when the record is published. */
