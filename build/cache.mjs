@@ -13,6 +13,7 @@
 //   another folder (CI restores it between runs; docs/ARCHITECTURE.md).
 import fs from 'node:fs';
 import path from 'node:path';
+import { threadId } from 'node:worker_threads';
 
 /**
  * The cache's root folder for a project.
@@ -87,8 +88,10 @@ export class Cache {
    */
   make(key, fill, replace = false) {
     const dir = this.#entry(key);
-    const temp = `${dir}.${process.pid}.${made++}.tmp`;
+    // Named for this process and thread: each thread of a build has a `made` count of its own.
+    const temp = `${dir}.${process.pid}-${threadId}-${made++}.tmp`;
     try {
+      fs.rmSync(temp, { recursive: true, force: true }); // left by a killed process of the same number
       fs.mkdirSync(temp, { recursive: true });
     } catch {
       return undefined;
@@ -110,23 +113,28 @@ export class Cache {
   }
 
   /**
-   * Makes an entry of the files given, by name (`make`).
+   * Makes an entry of the files given, by name (`make`); a file that cannot be written is a miss.
    * @param {string} key
    * @param {Iterable<[string, string | Uint8Array]>} files
    * @param {boolean} [replace]
    * @returns {string | undefined}
    */
   write(key, files, replace = false) {
-    return this.make(
-      key,
-      (dir) => {
-        for (const [name, bytes] of files) {
-          fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
-          fs.writeFileSync(path.join(dir, name), bytes);
-        }
-      },
-      replace,
-    );
+    this.#entry(key);
+    try {
+      return this.make(
+        key,
+        (dir) => {
+          for (const [name, bytes] of files) {
+            fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+            fs.writeFileSync(path.join(dir, name), bytes);
+          }
+        },
+        replace,
+      );
+    } catch {
+      return undefined;
+    }
   }
 
   /** @param {string} key */

@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { Cache } from '../build/cache.mjs';
 import { projectRoot } from '../build/paths.ts';
@@ -43,6 +44,39 @@ describe('the cache', () => {
     expect(cache.find(keys[0]!)).toBeDefined(); // used now: the newest
     cache.write(keys[2]!, [['f', '2']]);
     expect(fs.readdirSync(cache.dir).sort()).toEqual([keys[0], keys[2]]);
+  });
+
+  it('lets threads of one process make the same entry at once: each gets it whole, none fails', async () => {
+    // The checking threads of a first build each compile the validators and keep them under one key.
+    const dir = path.join(await tempDir(), 'area');
+    const cacheUrl = new URL('../build/cache.mjs', import.meta.url).href;
+    const code = `
+      import { workerData, parentPort } from 'node:worker_threads';
+      const { Cache } = await import(workerData.cacheUrl);
+      const cache = new Cache(workerData.dir, 100);
+      const bytes = Buffer.alloc(1 << 20, 7);
+      const files = Array.from({ length: 16 }, (_, i) => ['f' + i, bytes]);
+      parentPort.postMessage('ready');
+      Atomics.wait(new Int32Array(workerData.start), 0, 0); // every thread starts together
+      for (const key of workerData.keys) cache.write(key, files);
+      parentPort.postMessage('done');
+    `;
+    const start = new SharedArrayBuffer(4);
+    const keys = Array.from({ length: 24 }, (_, i) => `key${i}`.padEnd(8, '0'));
+    const threads = Array.from(
+      { length: 3 },
+      () => new Worker(new URL(`data:text/javascript,${encodeURIComponent(code)}`), { workerData: { cacheUrl, dir, keys, start } }),
+    );
+    const said = (word: string) =>
+      threads.map((t) => new Promise((resolve, reject) => t.on('message', (m) => m === word && resolve(m)).once('error', reject)));
+    const ended = said('done');
+    await Promise.all(said('ready'));
+    Atomics.store(new Int32Array(start), 0, 1);
+    Atomics.notify(new Int32Array(start), 0);
+    await Promise.all(ended);
+    const cache = new Cache(dir, 100);
+    for (const key of keys) for (let i = 0; i < 16; i++) expect(cache.read(key, `f${i}`)?.length, `${key}/f${i}`).toBe(1 << 20);
+    expect(fs.readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
   it('refuses a key that is not a hash, so a key never names a path', async () => {
