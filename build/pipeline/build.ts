@@ -401,7 +401,7 @@ async function publish(
   read: () => Read,
 ): Promise<BuildResult> {
   const { options } = ctx;
-  // What the tree is built from is known once every file is given: late records are hashed as read.
+  // What the tree is built from, made once, when publishing first asks for it.
   let inputs: Inputs | undefined;
   const built = () =>
     (inputs ??= {
