@@ -9,6 +9,8 @@ import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { Cache } from '../build/cache.mjs';
+import { CheckedRecords } from '../build/pipeline/checked.ts';
+import type { SourceFile } from '../build/store.ts';
 import { projectRoot } from '../build/paths.ts';
 import { buildWorld, fixtureWorld, overlayBad, snapshot, tempDir } from './helpers.ts';
 
@@ -156,6 +158,26 @@ describe('records checked before', () => {
       if (before === undefined) delete process.env.CRS_CACHE_DIR;
       else process.env.CRS_CACHE_DIR = before;
     }
+  });
+
+  it('are kept a piece at a time and read back whole, however large a kind', async () => {
+    const dir = path.join(await tempDir(), 'records');
+    const file = (i: number) => ({ rel: `data/location-area/area-${i}.yaml`, hash: `h${i}`, kind: 'location-area' }) as SourceFile;
+    // Three records of 600,000 characters, some of them beyond one byte in UTF-8: more than one piece.
+    const json = (i: number) => JSON.stringify({ id: i, note: `${'é'.repeat(1000)}${'x'.repeat(600_000)}` });
+    const kept = new CheckedRecords('tool', 1, dir);
+    for (let i = 0; i < 3; i++) kept.keep(file(i), json(i));
+    kept.save();
+    const found = new CheckedRecords('tool', 1, dir);
+    for (let i = 0; i < 3; i++) expect(found.take(file(i)) === json(i), `record ${i}`).toBe(true);
+    expect(found.take(file(3))).toBeUndefined();
+    expect(new CheckedRecords('other tool', 1, dir).holds('location-area')).toBe(false);
+    // A kind that cannot be kept is a miss for the next build, not a failure of this one.
+    const blocked = path.join(await tempDir(), 'a-file');
+    fs.writeFileSync(blocked, '');
+    const unkept = new CheckedRecords('tool', 1, path.join(blocked, 'records'));
+    unkept.keep(file(0), json(0));
+    expect(() => unkept.save()).not.toThrow();
   });
 
   it('cost only time when the cache cannot be written', async () => {

@@ -8,6 +8,8 @@
 // file per record would double the files a first build writes. A kind's entry is rewritten when a
 // build checked a record of it anew or no longer has one it held, so it holds the world's records
 // of that kind and no more.
+import fs from 'node:fs';
+import path from 'node:path';
 import { Cache } from '../cache.mjs';
 import { hashText } from '../hash.ts';
 import { cacheArea } from '../paths.ts';
@@ -16,6 +18,11 @@ import type { SourceFile } from '../store.ts';
 const FILE = 'records';
 /** Tools (versions of the build and its schemas) whose records are kept, for each kind. */
 const TOOLS_KEPT = 4;
+/**
+ * An entry is written a piece of about this many characters at a time: a kind's lines joined whole
+ * can pass the longest string V8 makes (half a gigabyte, the location areas of a scale-100 world).
+ */
+const PIECE = 1 << 20;
 
 /** A kind's records as found in the cache and as this build checked them. */
 interface KindRecords {
@@ -72,21 +79,20 @@ export class CheckedRecords {
     records.changed = true;
   }
 
-  /** Writes the kinds whose records differ from the cache's. */
+  /** Writes the kinds whose records differ from the cache's; one that cannot be written is left out. */
   save(): void {
     for (const [kind, records] of this.kinds) {
       if (!records.changed && records.now.size === records.found.size) continue;
-      const lines: string[] = [];
-      for (const [key, json] of records.now) lines.push(`${key}\t${json}\n`);
-      this.cache.write(this.entryKey(kind), [[FILE, lines.join('')]], true);
+      try {
+        this.cache.make(this.entryKey(kind), (dir) => writeLines(path.join(dir, FILE), records.now), true);
+      } catch {} // a miss for the next build, not a failure of this one
     }
   }
 
   private of(kind: string): KindRecords {
     let records = this.kinds.get(kind);
     if (!records) {
-      const text = this.cache.read(this.entryKey(kind), FILE)?.toString('utf8');
-      records = { found: parseLines(text ?? ''), now: new Map(), changed: false };
+      records = { found: parseLines(this.cache.read(this.entryKey(kind), FILE)), now: new Map(), changed: false };
       this.kinds.set(kind, records);
     }
     return records;
@@ -103,15 +109,42 @@ function keyOf(file: SourceFile): string | undefined {
   return `${file.rel}\t${file.hash}`;
 }
 
-/** The lines of a kind's entry; a line cut short (the entry is whole, but a disk may lie) is left out. */
-function parseLines(text: string): Map<string, string> {
+/** Writes a line per record (`key`, a tab, its JSON), a piece at a time. */
+function writeLines(file: string, records: Map<string, string>): void {
+  const fd = fs.openSync(file, 'wx');
+  try {
+    let piece: string[] = [];
+    let length = 0;
+    const flush = () => {
+      fs.writeSync(fd, piece.join(''));
+      piece = [];
+      length = 0;
+    };
+    for (const [key, json] of records) {
+      piece.push(key, '\t', json, '\n');
+      length += key.length + json.length + 2;
+      if (length >= PIECE) flush();
+    }
+    flush();
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * The lines of a kind's entry, read line by line from its bytes (the whole may be longer than a
+ * string can be); a line cut short (the entry is whole, but a disk may lie) is left out.
+ */
+function parseLines(bytes: Buffer | undefined): Map<string, string> {
   const out = new Map<string, string>();
-  for (let at = 0; at < text.length;) {
-    const nl = text.indexOf('\n', at);
+  if (!bytes) return out;
+  for (let at = 0; at < bytes.length;) {
+    const nl = bytes.indexOf(0x0a, at);
     if (nl < 0) break;
-    const t1 = text.indexOf('\t', at);
-    const t2 = t1 < 0 ? -1 : text.indexOf('\t', t1 + 1);
-    if (t2 > 0 && t2 < nl) out.set(text.slice(at, t2), text.slice(t2 + 1, nl));
+    const line = bytes.toString('utf8', at, nl);
+    const t1 = line.indexOf('\t');
+    const t2 = t1 < 0 ? -1 : line.indexOf('\t', t1 + 1);
+    if (t2 > 0) out.set(line.slice(0, t2), line.slice(t2 + 1));
     at = nl + 1;
   }
   return out;
