@@ -113,21 +113,25 @@ export class Cache {
   }
 
   /**
-   * Makes an entry of the files given, by name (`make`); a file that cannot be written is a miss.
+   * Makes an entry of the files given, by name (`make`); a file that cannot be written is a miss. A
+   * file's content is its bytes, or its text in pieces, written one after another (a text too long
+   * for one string).
    * @param {string} key
-   * @param {Iterable<[string, string | Uint8Array]>} files
+   * @param {Iterable<[string, string | Uint8Array | Iterable<string>]>} files
    * @param {boolean} [replace]
    * @returns {string | undefined}
    */
   write(key, files, replace = false) {
-    this.#entry(key);
+    this.#entry(key); // a key that is not a hash is the caller's mistake, and thrown; only writing is a miss
     try {
       return this.make(
         key,
         (dir) => {
-          for (const [name, bytes] of files) {
-            fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
-            fs.writeFileSync(path.join(dir, name), bytes);
+          for (const [name, content] of files) {
+            const file = path.join(dir, name);
+            fs.mkdirSync(path.dirname(file), { recursive: true });
+            if (typeof content === 'string' || content instanceof Uint8Array) fs.writeFileSync(file, content);
+            else writePieces(file, content);
           }
         },
         replace,
@@ -181,6 +185,20 @@ export class Cache {
     }
     entries.sort((a, b) => b.at - a.at);
     for (const old of entries.slice(this.keep)) fs.rmSync(old.full, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Writes `pieces` to a new file, one after another.
+ * @param {string} file
+ * @param {Iterable<string>} pieces
+ */
+function writePieces(file, pieces) {
+  const fd = fs.openSync(file, 'wx');
+  try {
+    for (const piece of pieces) fs.writeSync(fd, piece);
+  } finally {
+    fs.closeSync(fd);
   }
 }
 

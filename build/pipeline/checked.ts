@@ -8,8 +8,6 @@
 // file per record would double the files a first build writes. A kind's entry is rewritten when a
 // build checked a record of it anew or no longer has one it held, so it holds the world's records
 // of that kind and no more.
-import fs from 'node:fs';
-import path from 'node:path';
 import { Cache } from '../cache.mjs';
 import { hashText } from '../hash.ts';
 import { cacheArea } from '../paths.ts';
@@ -83,9 +81,7 @@ export class CheckedRecords {
   save(): void {
     for (const [kind, records] of this.kinds) {
       if (!records.changed && records.now.size === records.found.size) continue;
-      try {
-        this.cache.make(this.entryKey(kind), (dir) => writeLines(path.join(dir, FILE), records.now), true);
-      } catch {} // a miss for the next build, not a failure of this one
+      this.cache.write(this.entryKey(kind), [[FILE, pieces(records.now)]], true);
     }
   }
 
@@ -109,26 +105,20 @@ function keyOf(file: SourceFile): string | undefined {
   return `${file.rel}\t${file.hash}`;
 }
 
-/** Writes a line per record (`key`, a tab, its JSON), a piece at a time. */
-function writeLines(file: string, records: Map<string, string>): void {
-  const fd = fs.openSync(file, 'wx');
-  try {
-    let piece: string[] = [];
-    let length = 0;
-    const flush = () => {
-      fs.writeSync(fd, piece.join(''));
+/** A line per record (`key`, a tab, its JSON), joined a piece at a time. */
+function* pieces(records: Map<string, string>): Generator<string> {
+  let piece: string[] = [];
+  let length = 0;
+  for (const [key, json] of records) {
+    piece.push(key, '\t', json, '\n');
+    length += key.length + json.length + 2;
+    if (length >= PIECE) {
+      yield piece.join('');
       piece = [];
       length = 0;
-    };
-    for (const [key, json] of records) {
-      piece.push(key, '\t', json, '\n');
-      length += key.length + json.length + 2;
-      if (length >= PIECE) flush();
     }
-    flush();
-  } finally {
-    fs.closeSync(fd);
   }
+  yield piece.join('');
 }
 
 /**
