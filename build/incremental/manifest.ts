@@ -288,9 +288,10 @@ export function parseManifest(text: string): Manifest | undefined {
     }
     at = nl + 1;
   }
-  // The `f` lines end where the `r` lines start (a path holding a newline is a JSON string).
-  const memoryAt = text.indexOf('\nr\t', at - 1) + 1 || text.length;
-  const rest = text.slice(at, memoryAt);
+  // The `f` lines end where the `r` lines start (a path holding a newline is a JSON string); found
+  // only when either is asked for, as a no-op asks for neither.
+  let memoryStart: number | undefined;
+  const memoryAt = () => (memoryStart ??= text.indexOf('\nr\t', at - 1) + 1 || text.length);
   let files: FileList | undefined | null;
   let memory: Map<string, Remembered> | undefined | null;
   // The `f` lines; no list unless they are as many as the header says (a list cut short, or edited).
@@ -298,8 +299,9 @@ export function parseManifest(text: string): Manifest | undefined {
     ...header,
     sources,
     diff,
-    files: () => (files === undefined ? (files = FileList.parse(rest, header.fileCount) ?? null) : files) ?? undefined,
-    memory: () => (memory === undefined ? (memory = parseMemory(text, memoryAt) ?? null) : memory) ?? undefined,
+    files: () =>
+      (files === undefined ? (files = FileList.parse(text.slice(at, memoryAt()), header.fileCount) ?? null) : files) ?? undefined,
+    memory: () => (memory === undefined ? (memory = parseMemory(text, memoryAt()) ?? null) : memory) ?? undefined,
   };
 }
 
