@@ -109,11 +109,6 @@ export class Store {
     return {};
   }
 
-  /** A record of `kind` goes by `key`. */
-  mentions(kind: string, key: string | number): boolean {
-    return this.get(kind, key) !== undefined;
-  }
-
   markBroken(kind: string, key: string | number): void {
     this.broken.add(`${kind}/${key}`);
   }

@@ -6,7 +6,7 @@
 // records, and only when a record is published is it read whole again (`unpark`), its other
 // references resolved and its derived fields added. The build holds one whole record at a time.
 //
-// Beside the live tree's manifest the build leaves, per source file: its hash, the record's id, its
+// In the live tree's manifest the build leaves, per source file: its hash, the record's id, its
 // facts and a hash of its derived fields. A rebuild reads only the files that changed; every other
 // record enters with its facts alone and, when its derived fields come out as before, keeps its
 // published files, carried over from the live tree — otherwise it is read from its file when

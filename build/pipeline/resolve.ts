@@ -73,7 +73,7 @@ function find(store: Store, entry: Entry, kind: string, key: unknown, where: () 
   if (target || store.isBroken(kind, key)) return target;
   const pointer = where();
   const problem = { ...at(entry.file, pointer), kind: entry.kind, record: entry.name, pointer };
-  const elsewhere = store.kinds().find((k) => k !== kind && store.mentions(k, key));
+  const elsewhere = store.kinds().find((k) => k !== kind && store.get(k, key) !== undefined);
   if (elsewhere && typeof key === 'string') {
     problems.add({
       ...problem,

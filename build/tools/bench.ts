@@ -726,10 +726,14 @@ export async function runDevBench(options: Pick<BenchOptions, 'runs' | 'against'
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const sides: DevSide[] = [];
   let worktree: Worktree | undefined;
+  const cleanUp = () => {
+    worktree?.remove();
+    worktree = undefined;
+    fs.rmSync(work, { recursive: true, force: true });
+  };
   const interrupted = () => {
     for (const group of devGroups) process.kill(-group, 'SIGINT');
-    worktree?.remove();
-    fs.rmSync(work, { recursive: true, force: true });
+    cleanUp();
     process.exit(130);
   };
   process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
@@ -759,8 +763,7 @@ export async function runDevBench(options: Pick<BenchOptions, 'runs' | 'against'
     process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
     agent.destroy();
     for (const side of sides) await side.dev.stop();
-    worktree?.remove();
-    fs.rmSync(work, { recursive: true, force: true });
+    cleanUp();
   }
 }
 
