@@ -19,6 +19,7 @@ import {
   runDevBench,
   timeBuild,
   timeFloor,
+  timeListing,
   writeFloorPlan,
 } from '../build/tools/bench.ts';
 import { addWorktree } from '../build/tools/worktree.ts';
@@ -185,6 +186,10 @@ describe("the benchmark's measurements", () => {
 
     // A fresh output is the floor's premise: an existing one is refused, not mixed in.
     await expect(timeFloor(path.join(root, 'plan.json'), floorOut)).rejects.toThrow(/EEXIST/);
+
+    // The listing floor lists and stats the data folder itself: a folder that is not there fails it.
+    expect((await timeListing(data)).ms).toBeGreaterThan(0);
+    await expect(timeListing(path.join(root, 'no-such-data'))).rejects.toThrow(/ENOENT/);
   });
 
   it("sets up another revision's checkout to build with this one's packages, and removes it", async () => {
@@ -221,6 +226,8 @@ describe("the benchmark's measurements", () => {
       'runtime start',
       'no-op beyond runtime start',
       'first edit after a full build',
+      'no-op beyond runtime start',
+      'first edit after a full build',
     ]);
     for (const r of bench.rows.slice(0, 3)) {
       expect(r.baseline).toBe('HEAD');
@@ -239,7 +246,14 @@ describe("the benchmark's measurements", () => {
     expect(first.samples).toHaveLength(3);
     expect(first.baseline).toBe('later edit');
     expect(first.ratio).toBeGreaterThan(0);
-    expect(JSON.parse(fs.readFileSync(results, 'utf8')).rows).toHaveLength(6);
+    // Beside their floors: listing every source with its time, and linking the whole tree, in turns with the first edits.
+    const [listing, linking] = bench.rows.slice(6);
+    expect(listing).toMatchObject({ baseline: 'listing floor', ms: bench.rows[4]!.ms });
+    expect(Number.isFinite(listing!.baseMs)).toBe(true); // at this size, within the start's noise
+    expect(linking).toMatchObject({ baseline: 'link floor (cp -al)', ms: first.ms });
+    expect(linking!.baseSamples).toHaveLength(3);
+    expect(linking!.ratio).toBeGreaterThan(0);
+    expect(JSON.parse(fs.readFileSync(results, 'utf8')).rows).toHaveLength(8);
     expect(newBenchWorktrees(others)).toEqual([]);
   });
 

@@ -187,13 +187,43 @@ export async function timeFloor(plan: string, out: string, threads?: number): Pr
  * nothing (a package of its own, in a temporary folder). Every command pays it before doing anything.
  */
 export async function timeRuntimeStart(): Promise<Sample> {
-  runtimeDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'crs-bench-runtime-'));
-  fs.writeFileSync(path.join(runtimeDir, 'package.json'), JSON.stringify({ private: true, scripts: { noop: 'node -e ""' } }));
-  const m = await measureProcess(['npm', 'run', '--silent', 'noop'], runtimeDir);
-  if (m.code !== 0) throw new Error(`npm run noop exited with ${m.code}: ${m.stderr}`);
+  return runtimeScript('noop');
+}
+
+/**
+ * The listing floor: npm starting node to list every entry of a data folder and its kind folders
+ * and `stat` each, as a rebuild must to know whether any source changed, and nothing else (no
+ * glob library, no manifest, no hashing).
+ */
+export async function timeListing(data: string): Promise<Sample> {
+  return runtimeScript('list', [data]);
+}
+
+/** One line: npm hands it to node through a shell. */
+const LIST_SCRIPT =
+  "const fs = require('fs'), p = require('path'), d = process.argv[1]; " +
+  'for (const k of fs.readdirSync(d, { withFileTypes: true })) ' +
+  'if (k.isDirectory()) for (const f of fs.readdirSync(p.join(d, k.name))) fs.statSync(p.join(d, k.name, f));';
+
+/** A script of a project of its own, run by npm as a build is: the runtime's start, or the listing floor. */
+async function runtimeScript(name: 'noop' | 'list', args: string[] = []): Promise<Sample> {
+  if (!runtimeDir) {
+    runtimeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crs-bench-runtime-'));
+    const scripts = { noop: 'node -e ""', list: `node -e ${JSON.stringify(LIST_SCRIPT)}` };
+    fs.writeFileSync(path.join(runtimeDir, 'package.json'), JSON.stringify({ private: true, scripts }));
+  }
+  const m = await measureProcess(['npm', 'run', '--silent', name, '--', ...args], runtimeDir);
+  if (m.code !== 0) throw new Error(`npm run ${name} exited with ${m.code}: ${m.stderr}`);
   return { ms: m.ms, rssMb: m.rssMb };
 }
 let runtimeDir: string | undefined;
+
+/** The link floor: `cp -al` of the tree `out` leads to, into `dest`, as a first edit links every file of the live tree into a second. */
+async function timeLinking(out: string, dest: string): Promise<Sample> {
+  const m = await measureProcess(['cp', '-al', fs.realpathSync(out), dest]);
+  if (m.code !== 0) throw new Error(`cp -al exited with ${m.code}: ${m.stderr}`);
+  return { ms: m.ms, rssMb: m.rssMb };
+}
 
 /** What a floor plan holds (floor.mjs describes it). */
 export interface FloorPlan {
@@ -408,8 +438,10 @@ function row(scale: number, scenario: string, baseline: string, samples: Sample[
 async function rebuildRuns(stage: Stage, sides: Contender[], runs: number) {
   const noop = sides.map((): Sample[] => []);
   const start: Sample[] = [];
+  const listing: Sample[] = [];
   for (let i = 0; i < runs; i++) {
     start.push(await timeRuntimeStart());
+    listing.push(await timeListing(stage.data));
     for (const k of turnOrder(i, sides.length))
       noop[k]!.push(await timeBuild(sides[k]!.checkout, sides[k]!.data, stage.kept.get(sides[k]!)!));
   }
@@ -420,7 +452,7 @@ async function rebuildRuns(stage: Stage, sides: Contender[], runs: number) {
     for (const k of turnOrder(i, sides.length)) edits[k]!.push(await editRun(stage, sides[k]!));
     stage.log(`scale ${stage.scale} edit ${i + 1}/${runs}: ${edits.map((e) => `${(e.at(-1)!.ms / 1000).toFixed(2)} s`).join(', ')}`);
   }
-  return { noop, start, edits };
+  return { noop, start, listing, edits };
 }
 
 /** The no-op beyond the runtime's start: a row of its own, as it is the part a build can cut. */
@@ -429,6 +461,17 @@ function beyondStart(scale: number, baseline: string, noop: Sample[], start: Sam
   const ms = median(noop.map((s) => s.ms)) - startMs;
   const baseMs = baseNoop ? median(baseNoop.map((s) => s.ms)) - startMs : undefined;
   return { scale, scenario: 'no-op beyond runtime start', baseline, ms, baseMs, ratio: baseMs ? ms / baseMs : undefined, samples: [] };
+}
+
+/** The first edits, each timed in turn with the link floor on the same output before it is edited. */
+async function firstEditRuns(stage: Stage, self: Contender, runs: number): Promise<[Sample[], Sample[]]> {
+  const samples: [Sample[], Sample[]] = [[], []];
+  for (let i = 0; i < runs; i++) {
+    const out = path.join(stage.dir, `out-1-${i}`);
+    const link = () => timeLinking(out, path.join(stage.dir, `linked-${i}`));
+    for (const side of turnOrder(i, 2) as Array<0 | 1>) samples[side].push(await (side === 0 ? link() : editRun(stage, self, out)));
+  }
+  return samples;
 }
 
 /** The first build of each contender, not counted: it fills the caches and the output the rebuilds keep. */
@@ -460,13 +503,17 @@ async function benchScale(stage: Stage, runs: number, against?: Contender): Prom
     writeFloorPlan(stage.kept.get(self)!, plan);
     [base, full] = await alternate(stage, runs, [(out) => timeFloor(plan, out), build(self)]);
   }
-  const { noop, start, edits } = await rebuildRuns(stage, sides, runs);
+  const { noop, start, listing, edits } = await rebuildRuns(stage, sides, runs);
   const ci = against ? undefined : await ciRuns(stage, runs);
   // The first edit after each full build of this checkout, on the output that build left.
-  const firstEdits: Sample[] = [];
-  for (let i = 0; i < runs; i++) firstEdits.push(await editRun(stage, self, path.join(stage.dir, `out-1-${i}`)));
+  const [linking, firstEdits] = await firstEditRuns(stage, self, runs);
   const s = stage.scale;
   const mine = (xs: Sample[][]) => xs.at(-1)!;
+  // What no build can go below: listing every source (for the no-op), linking a whole tree (for the first edit).
+  const floors = [
+    beyondStart(s, 'listing floor', mine(noop), start, listing),
+    row(s, 'first edit after a full build', 'link floor (cp -al)', firstEdits, linking),
+  ];
   const rows = against
     ? [
         row(s, 'full', against.label, full, base),
@@ -475,6 +522,7 @@ async function benchScale(stage: Stage, runs: number, against?: Contender): Prom
         row(s, 'runtime start', '', start),
         beyondStart(s, against.label, mine(noop), start, noop[0]),
         row(s, 'first edit after a full build', 'later edit', firstEdits, mine(edits)),
+        ...floors,
       ]
     : [
         row(s, 'full', 'floor', full, base),
@@ -484,6 +532,7 @@ async function benchScale(stage: Stage, runs: number, against?: Contender): Prom
         beyondStart(s, '', mine(noop), start),
         row(s, 'first edit after a full build', 'later edit', firstEdits, mine(edits)),
         row(s, 'CI check, cache restored', 'empty cache', ci![1], ci![0]),
+        ...floors,
       ];
   return { rows, world };
 }
