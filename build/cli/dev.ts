@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createServer as createViteServer, type Plugin, type ViteDevServer } from 'vite';
 import { build } from '../pipeline/build.ts';
-import { listSources } from '../pipeline/discover.ts';
+import { listSources, type Listing } from '../pipeline/discover.ts';
 import { UsageError } from '../config.ts';
 import { OutputFailed } from '../output/failure.ts';
 import { Busy } from '../output/trees.ts';
@@ -147,15 +147,15 @@ class DevLoop implements DevServer {
   /** One build; status and served tree change together, in one step, once it is done. */
   private async rebuild(): Promise<void> {
     if (this.stopping) return;
-    const before = listing(this.plan.dataDir);
     const last = this.shown.status;
-    const shown = await buildApi(this.plan, this.url, last.version + 1, last.served);
+    let built = ''; // what the build listed; nothing if it stopped before it could list the folder
+    const shown = await buildApi(this.plan, this.url, last.version + 1, last.served, (l) => (built = JSON.stringify(l)));
     if (this.stopping) return;
     this.shown = { status: shown.status, tree: shown.tree ?? this.shown.tree };
     this.vite?.ws.send({ type: 'custom', event: BUILD_EVENT, data: this.shown.status });
     // The watcher can miss a save: one made just after a file was replaced, while it watches the
     // new file anew. The folder, listed again, shows it, and the build runs again.
-    if (listing(this.plan.dataDir) !== before) this.settle.call();
+    if (listing(this.plan.dataDir) !== built) this.settle.call();
   }
 
   /** The API's answer from the tree shown now: the local server's own rules (CORS, JSON 404, rewrites). */
@@ -225,6 +225,7 @@ async function buildApi(
   baseUrl: string,
   version: number,
   served: number,
+  onListed: (listing: Listing) => void,
 ): Promise<{ status: BuildStatus; tree?: string }> {
   const { dataDir, outDir, log } = plan;
   const started = performance.now();
@@ -232,7 +233,7 @@ async function buildApi(
     if (plan.stopping()) throw new Stopped('the dev server is stopping');
   };
   try {
-    const result = await build({ dataDir, outDir, baseUrl, onProgress, editorSchemas: editorSchemasFor(dataDir) });
+    const result = await build({ dataDir, outDir, baseUrl, onProgress, onListed, editorSchemas: editorSchemasFor(dataDir) });
     const records = Object.values(result.records).reduce((a, b) => a + b, 0);
     const status = { ok: true, version, served: version, ms: performance.now() - started, records, text: '', problems: [] };
     if (log) console.log(`${time()} built ${records} records in ${Math.round(status.ms)} ms`);

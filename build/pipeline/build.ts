@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { baseUrlFromEnv, checkBaseUrl } from '../config.ts';
-import { discover, stampOf } from './discover.ts';
+import { discover, stampOf, type Listing } from './discover.ts';
 import { hashText } from '../hash.ts';
 import { readUnhashed } from './parse.ts';
 import { formatMemory } from '../incremental/memory.ts';
@@ -55,6 +55,8 @@ export interface BuildOptions {
   editorSchemas?: string;
   /** Told when a stage ends, and how far writing has got (records done of all). */
   onProgress?: (event: Progress) => void;
+  /** Told what the data folder held when the build listed it. */
+  onListed?: (listing: Listing) => void;
 }
 
 /** How a build does its work, for tests that hold every way to the same result. */
@@ -189,7 +191,7 @@ async function run(ctx: Context, writer: Writer | undefined): Promise<BuildResul
   const { options, problems } = ctx;
   const seen: Live | undefined = options.check ? undefined : await readLive(ctx.outDir);
   const live = seen?.manifest;
-  const files = ctx.timed('read', discover(options.dataDir ?? defaultDataDir, problems, live?.sources));
+  const files = ctx.timed('read', discover(options.dataDir ?? defaultDataDir, problems, live?.sources, options.onListed));
   // On a rebuild, files that changed are read now: with every hash known, the key says whether
   // anything changed at all.
   if (live) readUnhashed(files);

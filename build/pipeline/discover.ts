@@ -36,7 +36,7 @@ interface Refused {
 type EntryType = 'file' | 'folder' | { why: string };
 
 /** What listSources gives. */
-interface Listing {
+export interface Listing {
   sources: Listed[];
   others: string[];
   refused: Refused[];
@@ -137,14 +137,22 @@ function kindEntry({ sources, others }: Listing, name: string, abs: string, what
 /**
  * Every source file of the data folder. A file whose size and modification time match `known` (the
  * stamps the live tree was built from) takes its remembered hash; others are hashed when read.
+ * `listed` is told what the folder held.
  */
-export function discover(dataDir: string, problems: Problems, known: ReadonlyMap<string, SourceStamp> = new Map()): SourceFile[] {
+export function discover(
+  dataDir: string,
+  problems: Problems,
+  known: ReadonlyMap<string, SourceStamp> = new Map(),
+  listed?: (listing: Listing) => void,
+): SourceFile[] {
   // A mistyped folder is not an empty world: building it would replace every record with none.
   if (!fs.statSync(dataDir, { throwIfNoEntry: false })?.isDirectory())
     throw new UsageError(`the data folder ${dataDir} does not exist (or is not a folder)`);
   const prefix = relativeTo(path.dirname(dataDir), dataDir);
   const root = path.join(dataDir, '/');
-  const { sources, others, refused } = listSources(dataDir);
+  const listing = listSources(dataDir);
+  listed?.(listing);
+  const { sources, others, refused } = listing;
   for (const name of others) problems.add(notRead(name, prefix));
   for (const { name, why } of refused) {
     const rel = prefix ? `${prefix}/${name}` : name;
