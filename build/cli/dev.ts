@@ -15,7 +15,7 @@ import { OutputFailed } from '../output/failure.ts';
 import { Busy } from '../output/trees.ts';
 import { defaultDataDir, projectRoot } from '../paths.ts';
 import { BuildFailed, formatProblems } from '../report/problems.ts';
-import { createServer } from '../site/serve.ts';
+import { createServer, listen } from '../site/serve.ts';
 import { editorSchemasFor } from '../schemas/editor-schemas.ts';
 import { BUILD_EVENT, STATUS_PATH, type BuildStatus } from '../site/dev-status.ts';
 
@@ -24,19 +24,10 @@ const SETTLE_MS = 25;
 /** Without `--port`, the first free one of these, as vite picks. */
 const DEFAULT_PORTS = Array.from({ length: 10 }, (_, i) => 5173 + i);
 
-export interface DevOptions {
+interface DevOptions {
   dataDir?: string;
   port?: number;
   host?: string;
-  /** Print build results (default true). */
-  log?: boolean;
-}
-
-export interface DevServer {
-  url: string;
-  status(): BuildStatus;
-  /** Stops the loop (a build in flight stops at its next step), closes the server and removes the temp folder. */
-  close(): Promise<void>;
 }
 
 const API_PATHS = /^\/(api\/|sprites\/|schema\/|404\.json$)/;
@@ -48,11 +39,10 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown) {
   res.end(JSON.stringify(body));
 }
 
-/** Where a dev server reads the data and writes the API, and whether it prints build results. */
+/** Where a dev server reads the data and writes the API. */
 interface BuildPlan {
   dataDir: string;
   outDir: string;
-  log: boolean;
   /** Asked at every step of a build: true stops it there (the loop is closing). */
   stopping: () => boolean;
 }
@@ -71,7 +61,7 @@ class Stopped extends Error {}
  * the API itself and hands every other request to vite (in middleware mode, so that this loop, not
  * vite, owns the port and the process's signals), and the rebuilds the watcher asks for.
  */
-class DevLoop implements DevServer {
+class DevLoop {
   url = '';
   private vite: ViteDevServer | undefined;
   private readonly tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'crs-dev-'));
@@ -94,12 +84,9 @@ class DevLoop implements DevServer {
     this.plan = {
       dataDir: path.resolve(options.dataDir ?? defaultDataDir),
       outDir: path.join(this.tmp, 'dist'),
-      log: options.log ?? true,
       stopping: () => this.stopping,
     };
   }
-
-  status = () => this.shown.status;
 
   /** Told when the server fails once listening. */
   onServerError: (err: Error) => void = () => {};
@@ -109,7 +96,7 @@ class DevLoop implements DevServer {
     this.starting ??= (async () => {
       const vite = await createViteServer({
         configFile: path.join(projectRoot, 'vite.config.ts'),
-        logLevel: this.plan.log ? 'info' : 'warn',
+        logLevel: 'info',
         // The host is vite's too: it answers requests that name it (server.allowedHosts).
         server: { middlewareMode: true, ws: { server: this.server }, host: this.options.host },
         plugins: [this.plugin()],
@@ -117,8 +104,7 @@ class DevLoop implements DevServer {
       this.vite = vite;
       this.server.on('request', vite.middlewares);
       if (this.stopping) return;
-      const port = await listenOn(this.server, this.options.port, this.options.host ?? 'localhost');
-      this.url = serverUrl(port, this.options.host);
+      this.url = await listenOn(this.server, this.options.port, this.options.host ?? 'localhost');
       this.server.on('error', (err) => this.onServerError(err));
       await this.builds.run();
       this.firstBuild.resolve();
@@ -126,6 +112,7 @@ class DevLoop implements DevServer {
     return this.starting;
   }
 
+  /** Stops the loop (a build in flight stops at its next step), closes the server and removes the temp folder. */
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.stopping = true;
@@ -195,17 +182,6 @@ class DevLoop implements DevServer {
   }
 }
 
-export async function startDev(options: DevOptions = {}): Promise<DevServer> {
-  const loop = new DevLoop(options);
-  try {
-    await loop.start();
-  } catch (err) {
-    await loop.close();
-    throw err;
-  }
-  return loop;
-}
-
 /** The data folder's entries with their sizes and times, to compare: empty when it cannot be listed. */
 function listing(dataDir: string): string {
   try {
@@ -227,7 +203,7 @@ async function buildApi(
   served: number,
   onListed: (listing: Listing) => void,
 ): Promise<{ status: BuildStatus; tree?: string }> {
-  const { dataDir, outDir, log } = plan;
+  const { dataDir, outDir } = plan;
   const started = performance.now();
   const onProgress = () => {
     if (plan.stopping()) throw new Stopped('the dev server is stopping');
@@ -236,14 +212,14 @@ async function buildApi(
     const result = await build({ dataDir, outDir, baseUrl, onProgress, onListed, editorSchemas: editorSchemasFor(dataDir) });
     const records = Object.values(result.records).reduce((a, b) => a + b, 0);
     const status = { ok: true, version, served: version, ms: performance.now() - started, records, text: '', problems: [] };
-    if (log) console.log(`${time()} built ${records} records in ${Math.round(status.ms)} ms`);
+    console.log(`${time()} built ${records} records in ${Math.round(status.ms)} ms`);
     return { status, tree: fs.realpathSync(outDir) };
   } catch (err) {
     const problems = err instanceof BuildFailed ? err.problems : [];
     const text = failureText(err);
     const status = { ok: false, version, served, ms: performance.now() - started, records: 0, text, problems };
     const api = served ? 'the API keeps the last good build' : 'the API has no build yet';
-    if (log && !plan.stopping()) console.error(`${time()} the build failed; ${api}\n${text}`);
+    if (!plan.stopping()) console.error(`${time()} the build failed; ${api}\n${text}`);
     return { status };
   }
 }
@@ -296,21 +272,15 @@ function debounced(fn: () => void, ms: number): { call: () => void; cancel: () =
 }
 
 /**
- * Listens on `port` (without one, the first free default port) at `host`; a port in use, one not
- * allowed or an address this machine does not have is a usage error naming it.
+ * Listens on `port` (without one, the first free default port) at `host`, and gives the url a
+ * browser on this machine opens; a port in use, one not allowed or an address this machine does not
+ * have is a usage error naming it.
  */
-async function listenOn(server: http.Server, port: number | undefined, host: string): Promise<number> {
+async function listenOn(server: http.Server, port: number | undefined, host: string): Promise<string> {
   const ports = port === undefined ? DEFAULT_PORTS : [port];
   for (const [i, candidate] of ports.entries()) {
     try {
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(candidate, host, () => {
-          server.off('error', reject);
-          resolve();
-        });
-      });
-      return (server.address() as { port: number }).port;
+      return await listen(server, candidate, host);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EADDRINUSE' && i < ports.length - 1) continue;
@@ -332,12 +302,6 @@ function listenError(code: string | undefined, port: number, host: string, tried
   return new UsageError(
     `--host ${host}: cannot listen there (${code ?? 'unknown error'}); give an address of this machine, e.g. localhost or 0.0.0.0`,
   );
-}
-
-/** The url a browser on this machine opens: a wildcard address is reached as localhost. */
-function serverUrl(port: number, requestedHost: string | undefined): string {
-  const host = requestedHost && requestedHost !== '0.0.0.0' && requestedHost !== '::' ? requestedHost : 'localhost';
-  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
 function time(): string {

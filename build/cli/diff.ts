@@ -3,7 +3,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { baseUrlFromEnv, UsageError } from '../config.ts';
 import { defaultDataDir } from '../paths.ts';
@@ -103,5 +102,3 @@ export async function main(argv: string[]): Promise<number> {
     cleanUp();
   }
 }
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) process.exitCode = await main(process.argv.slice(2));

@@ -1,7 +1,6 @@
 // `npm run import -- --from DIR [--out DIR]`: a PokeAPI static API into a data folder of records.
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { importWorld, type ImportResult } from '../import/import.ts';
 import { CATEGORIES } from '../import/losses.ts';
@@ -124,5 +123,3 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
 }
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) process.exitCode = await main(process.argv.slice(2));

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import microdiff, { type Difference } from 'microdiff';
 import { apiPaths, parseRecordUrl } from '../paths.ts';
+import { pointerOf } from '../report/problems.ts';
 
 export interface RecordKey {
   id: number;
@@ -150,7 +151,7 @@ function recordChange(kind: string, key: RecordKey, beforeDir: string, afterDir:
 }
 
 function fieldChange(d: Difference): FieldChange {
-  const pointer = toPointer(d.path);
+  const pointer = pointerOf(d.path);
   if (d.type === 'CREATE') return { pointer, after: d.value };
   if (d.type === 'REMOVE') return { pointer, before: d.oldValue };
   return { pointer, before: d.oldValue, after: d.value };
@@ -158,17 +159,13 @@ function fieldChange(d: Difference): FieldChange {
 
 /** The keys a difference takes away: a key removed from an object, or every key of an object replaced by a non-object. */
 function removedFields(d: Difference): string[] {
-  if (d.type === 'REMOVE') return typeof d.path.at(-1) === 'string' ? [toPointer(d.path)] : [];
+  if (d.type === 'REMOVE') return typeof d.path.at(-1) === 'string' ? [pointerOf(d.path)] : [];
   if (d.type === 'CHANGE' && isObject(d.oldValue) && !isObject(d.value))
-    return Object.keys(d.oldValue).map((k) => toPointer([...d.path, k]));
+    return Object.keys(d.oldValue).map((k) => pointerOf([...d.path, k]));
   return [];
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** RFC 6901: `~` and `/` in a key are escaped. */
-export const toPointer = (keys: readonly (string | number)[]) =>
-  keys.map((k) => `/${String(k).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
 
 /** The paths the folder before answered that the one after does not, each with the reason a reader will look for. */
 function goneUrls(before: ApiFolder, after: ApiFolder, kinds: KindDiff[]): GoneUrl[] {

@@ -124,23 +124,11 @@ const markdown: Style = { code: (s) => code(s) };
 
 function kindLines(k: KindDiff, shown: number, style: Style): string[] {
   return [
-    ...capped(
-      k.added.map((r) => `added ${r.name} (${r.id})`),
-      shown,
-    ),
-    ...capped(
-      k.removed.map((r) => `removed ${r.name} (${r.id})`),
-      shown,
-    ),
-    ...capped(
-      k.renamed.map((r) => `renamed ${r.from} → ${r.to} (${r.id})`),
-      shown,
-    ),
-    ...capped(
-      k.changed.map((r) => changedLine(r, style)),
-      shown,
-    ),
-  ];
+    k.added.map((r) => `added ${r.name} (${r.id})`),
+    k.removed.map((r) => `removed ${r.name} (${r.id})`),
+    k.renamed.map((r) => `renamed ${r.from} → ${r.to} (${r.id})`),
+    k.changed.map((r) => changedLine(r, style)),
+  ].flatMap((lines) => capped(lines, shown));
 }
 
 /** A changed record and its first few changed fields. */

@@ -2,6 +2,7 @@
 // `double_damage_to` holds B, B's `double_damage_from` holds A). The source format keeps one side and
 // the build derives the other, so the two are compared here and every difference is reported: the
 // built API will say what the kept side says.
+import { GENDER_RULE, RELATIONS } from '../pipeline/derive.ts';
 import { recordsOf, refTarget, type Poke, type World } from './kinds.ts';
 
 export interface Disagreement {
@@ -67,12 +68,6 @@ function pointing(world: World, kind: string, field: string, target: string, key
   return claims(world, kind, (record) => (has(world, target, record[field]) ? [[key(record), `${field} is ${record[field].name}`]] : []));
 }
 
-const RELATIONS = [
-  ['no_damage_to', 'no_damage_from', 0],
-  ['half_damage_to', 'half_damage_from', 0.5],
-  ['double_damage_to', 'double_damage_from', 2],
-] as const;
-
 /** A's `x_to` holds B iff B's `x_from` holds A, now. */
 function currentChart(world: World): Disagreement[] {
   const side = (to: boolean): Side => ({
@@ -133,13 +128,6 @@ function pastChart(world: World): Disagreement[] {
   }
   return out;
 }
-
-/** What the build derives each gender's species from: female 1–8 eighths, male 0–7, genderless -1. */
-const GENDER_RULE: Record<string, (rate: number) => boolean> = {
-  female: (r) => r >= 1,
-  male: (r) => r >= 0 && r <= 7,
-  genderless: (r) => r === -1,
-};
 
 function genders(world: World): Disagreement[] {
   const details: Side = {

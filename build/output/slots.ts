@@ -5,15 +5,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import {
-  formatManifest,
-  readManifest,
-  readManifestHeader,
-  type FileList,
-  type Lines,
-  type Manifest,
-  type ManifestHeader,
-} from '../incremental/manifest.ts';
+import { readManifest, readManifestHeader, type Manifest, type ManifestHeader } from '../incremental/manifest.ts';
 import type { SourceStamp } from '../store.ts';
 
 /**
@@ -182,28 +174,7 @@ function alive(pid: number): boolean {
   }
 }
 
-/**
- * Writes a tree's manifest, by a rename. `other` says how the other tree differs from this one, and
- * which build made it.
- */
-export async function writeManifest(
-  where: Layout,
-  slot: Slot,
-  id: Inputs,
-  files: Iterable<[string, string]> | Lines | FileList,
-  other: { previous: string; diff: Map<string, string> },
-): Promise<void> {
-  await putManifest(where, slot, manifestText(id, files, other));
-}
-
-export function manifestText(
-  id: Inputs,
-  files: Iterable<[string, string]> | Lines | FileList,
-  other: { previous: string; diff: Map<string, string> },
-): string {
-  return formatManifest({ ...id, previous: other.previous, diff: other.diff, files });
-}
-
+/** Writes a tree's manifest, by a rename. */
 export async function putManifest(where: Layout, slot: Slot, text: string): Promise<void> {
   const file = where.manifest(slot);
   try {

@@ -8,7 +8,7 @@
 // trees may share unchanged files as hard links.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Lines, readManifest, readManifestHeader, type FileList, type Manifest } from '../incremental/manifest.ts';
+import { formatManifest, Lines, readManifest, readManifestHeader, type FileList, type Manifest } from '../incremental/manifest.ts';
 import {
   beforeLive,
   fromLive,
@@ -22,7 +22,7 @@ import {
   type Last,
   type OutputFile,
 } from './plan.ts';
-import { discard, layout, liveSlot, lock, manifestText, pruneEmptyDirs, putManifest, writeManifest } from './slots.ts';
+import { discard, layout, liveSlot, lock, pruneEmptyDirs, putManifest } from './slots.ts';
 import type { Inputs, Layout, Live, Slot } from './slots.ts';
 import { Writer } from './writer.ts';
 import type { JoinPart } from './place.ts';
@@ -248,7 +248,8 @@ class Publisher {
     const { liveManifest, liveFiles } = this.t;
     if (!this.diverged && !plain && liveManifest && liveFiles!.size === this.result.files) {
       // Same bytes as the live tree: record the new inputs, write no file.
-      await writeManifest(this.t.where, this.t.live as Slot, inputs(), liveFiles!, liveManifest);
+      const { previous, diff } = liveManifest;
+      await putManifest(this.t.where, this.t.live as Slot, formatManifest({ ...inputs(), previous, diff, files: liveFiles! }));
       return { ...this.result, unchanged: this.result.files };
     }
     await this.finish(plain);
@@ -316,7 +317,7 @@ class Publisher {
     if (this.diff && this.shared < liveFiles!.size) for (const [rel, hash] of liveFiles!) if (!this.holds(rel)) this.diff.set(rel, hash);
     const other = { previous: liveManifest?.key ?? '', diff: this.diff ?? new Map<string, string>() };
     // The tree's manifest is made while the writer places the last files.
-    const text = plain ? undefined : manifestText(this.inputs!(), this.lines, other);
+    const text = plain ? undefined : formatManifest({ ...this.inputs!(), ...other, files: this.lines });
     await this.placed();
     await this.placeJoins();
     const gone = removals(this.t.existing, this.holds, !!liveFiles && this.shared === liveFiles.size, this.added);
@@ -413,6 +414,6 @@ class Publisher {
     }
     for (const target of this.writer.failed.keys()) state.delete(path.relative(tree, target).split(path.sep).join('/'));
     const unfinished = { key: '', tool: this.inputs!().tool, settings: '', sources: [], records: {}, memory: '' };
-    await writeManifest(this.t.where, this.t.slot, unfinished, state, { previous: '', diff: new Map() });
+    await putManifest(this.t.where, this.t.slot, formatManifest({ ...unfinished, previous: '', diff: new Map(), files: state }));
   }
 }

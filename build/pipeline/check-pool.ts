@@ -32,10 +32,6 @@ export interface Found {
   facts?: string;
 }
 
-function threadCount(): number {
-  return Math.max(1, Math.min(CHECK_THREADS, os.availableParallelism()));
-}
-
 /**
  * Checks and indexes every file, as `validate` with `park` does, on worker threads; `onRecord` is
  * given each record read now that passed its schema, once set aside. Files parsed already, or
@@ -49,7 +45,6 @@ export async function validateInThreads(
   problems: Problems,
   onRecord?: (entry: Entry) => void,
   cache?: CheckedRecords,
-  threads = threadCount(),
 ): Promise<Store> {
   const store = new Store(baseUrl, schemas.kinds.keys());
   // Remembered and already parsed files, files of no kind and records the cache holds are done on this thread.
@@ -78,7 +73,7 @@ export async function validateInThreads(
     }
   };
   const chunks = chunksOf(files, here);
-  await onThreads(Math.min(threads, chunks.length), chunks, files, (indexes, results) => {
+  await onThreads(Math.min(CHECK_THREADS, os.availableParallelism(), chunks.length), chunks, files, (indexes, results) => {
     indexes.forEach((i, k) => (found[i] = results[k]));
     indexReady();
   });

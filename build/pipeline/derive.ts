@@ -29,10 +29,7 @@ function inverse(store: Store, kind: string, pick: (data: Data) => unknown[]): M
   const out = new Map<Entry, Entry[]>();
   for (const entry of store.valid(kind)) {
     for (const target of new Set(pick(entry.data).map((ref) => store.target(ref)))) {
-      if (!target) continue;
-      const list = out.get(target);
-      if (list) list.push(entry);
-      else out.set(target, [entry]);
+      if (target) push(out, target, entry);
     }
   }
   for (const list of out.values()) list.sort(byId);
@@ -82,11 +79,22 @@ function changesOf(kind: string, field: string, from: string, list: string, via:
 
 // --- types: the damage chart -------------------------------------------------------------------
 
-const RELATIONS = [
+/** Each pair of a type's damage relations, and the factor both stand for. */
+export const RELATIONS = [
   ['no_damage_to', 'no_damage_from', 0],
   ['half_damage_to', 'half_damage_from', 0.5],
   ['double_damage_to', 'double_damage_from', 2],
 ] as const;
+/**
+ * Which species each gender lists, by their gender_rate: the chance of being female in eighths,
+ * -1 for genderless. Female 1–8, male 0–7.
+ */
+export const GENDER_RULE: Record<string, (rate: number) => boolean> = {
+  female: (r) => r >= 1,
+  male: (r) => r >= 0 && r <= 7,
+  genderless: (r) => r === -1,
+};
+
 const WORDS: Record<number, string> = { 0: 'no damage', 0.5: 'half damage', 2: 'double damage' };
 
 type Row = Map<Entry, number>; // defender → multiplier (absent is normal damage)
@@ -358,14 +366,8 @@ export const derivations: Record<string, Derivation> = {
   'gender.creature_species_details': {
     reads: { 'creature-species': ['gender_rate'] },
     run: ({ store }) => {
-      // gender_rate is the chance of being female in eighths; -1 means genderless.
-      const holds: Record<string, (rate: number) => boolean> = {
-        female: (r) => r >= 1,
-        male: (r) => r >= 0 && r <= 7,
-        genderless: (r) => r === -1,
-      };
       for (const gender of store.valid('gender')) {
-        const test = holds[gender.name] ?? (() => false);
+        const test = GENDER_RULE[gender.name] ?? (() => false);
         gender.data.creature_species_details = store
           .valid('creature-species')
           .filter((s) => typeof s.data.gender_rate === 'number' && test(s.data.gender_rate))
@@ -472,10 +474,7 @@ export function deriveOwn(entry: Entry, problems: Problems, store: Store): void 
 /** Each kind's derivations from a record alone, in the order `derivations` lists them. */
 const ownDerivations = new Map<string, Array<NonNullable<Derivation['own']>>>();
 for (const [key, derivation] of Object.entries(derivations)) {
-  if (!derivation.own) continue;
-  const kind = kindOf(key);
-  if (!ownDerivations.has(kind)) ownDerivations.set(kind, []);
-  ownDerivations.get(kind)!.push(derivation.own);
+  if (derivation.own) push(ownDerivations, kindOf(key), derivation.own);
 }
 
 /** The fields of `kind` that some derivation reads: what a record's facts hold. */

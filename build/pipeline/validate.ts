@@ -5,7 +5,7 @@ import type { ErrorObject } from 'ajv/dist/2020.js';
 import { at, parseSource, readUnhashed } from './parse.ts';
 import { apiPaths } from '../paths.ts';
 import { nearest, show } from '../report/hints.ts';
-import { fileStart, type Problems } from '../report/problems.ts';
+import { fileStart, pointerOf, type Problems } from '../report/problems.ts';
 import { SLUG, type SchemaSet } from '../schemas/schemas.ts';
 import type { Validators } from '../schemas/validators.ts';
 import { Store, type Data, type Entry, type Remembered, type SourceFile } from '../store.ts';
@@ -154,14 +154,9 @@ export function index(store: Store, checked: Checked, problems: Problems): void 
     for (const key of checked.broken) store.markBroken(checked.kind, key);
     return;
   }
-  add(store, checked.entry, problems);
-}
-
-/**
- * Indexes an entry; a taken id or name is a problem, reported in both files (either may be the
- * one that is new, and a report on a pull request shows only the files it changed).
- */
-function add(store: Store, entry: Entry, problems: Problems): void {
+  // A taken id or name is a problem, reported in both files (either may be the one that is new, and
+  // a report on a pull request shows only the files it changed).
+  const entry = checked.entry;
   const clash = store.add(entry);
   if (clash.id) reportClash(problems, 'id', entry, clash.id, (e) => `id ${e.id}`);
   if (clash.name) reportClash(problems, 'name', entry, clash.name, (e) => `name "${e.name}"`);
@@ -186,7 +181,7 @@ function describe(err: ErrorObject, file: SourceFile, label: string) {
   const p = err.params as Record<string, any>;
   switch (err.keyword) {
     case 'additionalProperties': {
-      const pointer = `${path}/${escape(p.additionalProperty)}`;
+      const pointer = `${path}${pointerOf([p.additionalProperty])}`;
       const known = Object.keys((err.parentSchema as any)?.properties ?? {});
       return {
         ...at(file, pointer, true),
@@ -197,7 +192,7 @@ function describe(err: ErrorObject, file: SourceFile, label: string) {
       };
     }
     case 'required': {
-      const pointer = `${path}/${escape(p.missingProperty)}`;
+      const pointer = `${path}${pointerOf([p.missingProperty])}`;
       return { ...at(file, path), ...base, pointer, message: `missing required field "${p.missingProperty}"` };
     }
     case 'type':
@@ -223,5 +218,3 @@ function describe(err: ErrorObject, file: SourceFile, label: string) {
       return { ...at(file, path), ...base, pointer: path, message: `${err.message ?? 'is invalid'} (got ${show(err.data)})` };
   }
 }
-
-const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');

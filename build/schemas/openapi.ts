@@ -219,26 +219,25 @@ function jsonResponse(schemaName: string, description: string): Schema {
  * file name, which a reader resolves against the url it fetched the file from. Either way the
  * relative `$ref`s (`common.json#/$defs/NamedRef`) resolve to the published common.json.
  */
-export function schemaFiles(schemas: SchemaSet, baseUrl?: string, pretty = true): Map<string, string> {
+export function schemaFiles(schemas: SchemaSet, baseUrl?: string): Map<string, string> {
   const files = new Map<string, string>();
   for (const [docId, doc] of schemas.documents) {
     const published = stripAnnotations(doc);
     if (baseUrl !== undefined) published.$id = urls(baseUrl).file(apiPaths.schema(docId));
-    files.set(apiPaths.schema(docId), text(published, pretty));
+    files.set(apiPaths.schema(docId), text(published));
   }
   return files;
 }
 
 /** Every description file of the output — the OpenAPI document and the schemas — by output-relative path. */
-export function descriptionFiles(schemas: SchemaSet, baseUrl: string, pretty = true): Map<string, string> {
-  const files = new Map<string, string>([[apiPaths.openapi, text(openapiDocument(schemas, baseUrl), pretty)]]);
-  for (const [rel, body] of schemaFiles(schemas, baseUrl, pretty)) files.set(rel, body);
+export function descriptionFiles(schemas: SchemaSet, baseUrl: string): Map<string, string> {
+  const files = new Map<string, string>([[apiPaths.openapi, text(openapiDocument(schemas, baseUrl))]]);
+  for (const [rel, body] of schemaFiles(schemas, baseUrl)) files.set(rel, body);
   return files;
 }
 
-function text(value: unknown, pretty: boolean): string {
-  return JSON.stringify(value, null, pretty ? 2 : undefined) + (pretty ? '\n' : '');
-}
+/** Description files are indented for readers, whatever `--pretty` says of the records. */
+const text = (value: unknown) => JSON.stringify(value, null, 2) + '\n';
 
 function pascal(kind: string): string {
   return kind.replace(/(^|-)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());

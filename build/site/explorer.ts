@@ -5,7 +5,6 @@ import { createHash } from 'node:crypto';
 import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Cache } from '../cache.mjs';
 import { cacheArea, projectRoot } from '../paths.ts';
 
@@ -99,15 +98,4 @@ export async function writeExplorer(outDir: string): Promise<string[]> {
     await fs.writeFile(file, body);
   }
   return [...files.keys()];
-}
-
-// `tsx build/site/explorer.ts DIR`: builds the page into DIR (beside an API built there).
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const out = process.argv[2];
-  if (!out) {
-    console.error('usage: tsx build/site/explorer.ts OUT_DIR');
-    process.exit(2);
-  }
-  const names = await writeExplorer(path.resolve(out));
-  console.log(`explorer: ${names.join(', ')}`);
 }

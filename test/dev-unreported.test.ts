@@ -1,0 +1,73 @@
+// A save the file watcher never reports is still built: the dev loop lists the data folder after
+// each build and builds again where the folder differs from what the build itself listed. The data
+// folder here lies under a folder named node_modules, which vite's watcher ignores, so no save is
+// reported and only that listing can find one.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { projectRoot } from '../build/paths.ts';
+import { fixtureWorld, until } from './helpers.ts';
+
+let child: ChildProcess | undefined;
+let output = '';
+
+afterAll(async () => {
+  if (child && child.exitCode === null) {
+    const exited = new Promise((r) => child!.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  }
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+it('builds the saves made while a build ran, though the watcher reports none', async () => {
+  const world = await fixtureWorld();
+  const data = path.join(world.root, 'node_modules', 'data');
+  await fs.mkdir(path.dirname(data));
+  await fs.rename(world.data, data);
+  const fire = path.join(data, 'type', 'fire.yaml');
+  const text = await fs.readFile(fire, 'utf8');
+  const at = (mark: number) => text.replace('- game_index: 10', `- game_index: ${mark}`);
+  expect(at(1)).not.toBe(text);
+
+  child = spawn(process.execPath, ['build/launch.mjs', 'dev', '--data', data, '--port', '0', '--host', '127.0.0.1'], {
+    cwd: projectRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, BASE_URL: '' },
+  });
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  // A save every 20 ms from the start until the first build is served: the build takes far longer
+  // than that, so saves land after it listed the folder.
+  let mark = 1000;
+  let served = false;
+  const saving = (async () => {
+    while (!served) {
+      await fs.writeFile(fire, at(++mark));
+      await sleep(20);
+    }
+  })();
+  await until(
+    async () => /explorer at (\S+)\//.test(output),
+    60_000,
+    () => output,
+  );
+  served = true;
+  await saving;
+  const url = /explorer at (\S+)\//.exec(output)![1]!;
+  const gameIndex = async () => (await (await fetch(`${url}/api/v2/type/fire/`)).json()).game_indices[0].game_index;
+  await until(
+    async () => (await gameIndex()) === mark,
+    20_000,
+    () => output,
+  );
+
+  // The premise: the watcher reports nothing here, so a save made once the loop is idle stays unbuilt.
+  await sleep(1000);
+  await fs.writeFile(fire, at(mark + 1000));
+  await sleep(1500);
+  expect(await gameIndex()).toBe(mark);
+  expect(output).not.toContain('internal error');
+}, 120_000);
