@@ -15,6 +15,7 @@ import { ENTRY as hostCodeEntry, hostCodeFiles } from '../site/host-code.ts';
 import { BuildFailed, Problems } from '../report/problems.ts';
 import type { Entry, Remembered, SourceFile, SourceStamp, Store } from '../store.ts';
 import type { OutputFile } from '../output/plan.ts';
+import type { Context as RecordStage } from './facts.ts';
 import { loadSchemas, type SchemaSet } from '../schemas/schemas.ts';
 import { keepNamesCopy, namesSchemaFiles } from '../schemas/editor-schemas.ts';
 import { compileValidators, type Validators } from '../schemas/validators.ts';
@@ -379,8 +380,6 @@ function failWithEveryProblem(ctx: Context, stage: RecordStage, stages: Stages):
     for (const entry of stage.store.valid(kind)) if (entry.source !== undefined) unpark(entry, stage);
   throw new BuildFailed(ctx.problems.list);
 }
-
-type RecordStage = Parameters<Stages['facts']['unpark']>[1];
 
 const counts = (store: Store) => Object.fromEntries(store.kinds().map((k) => [k, store.valid(k).length]));
 const parsedCount = (files: SourceFile[]) => files.filter((f) => !f.known).length;

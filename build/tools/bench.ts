@@ -482,8 +482,9 @@ async function warmUp(stage: Stage, sides: Contender[], runs: number, floor: boo
   const after = freeRoom(stage.dir);
   const tree = { bytes: (before.bytes - after.bytes) / sides.length, files: (before.files - after.files) / sides.length };
   // Every full run's output stays until the scale is done, each kept output grows a second tree,
-  // and the floor's plan holds a tree's bytes.
-  const short = roomProblem(stage.scale, tree, 2 * runs + sides.length + (floor ? 1 : 0), after);
+  // the link floor copies a tree once per run (folders new, files linked), and the floor's plan
+  // holds a tree's bytes.
+  const short = roomProblem(stage.scale, tree, 3 * runs + sides.length + (floor ? 1 : 0), after);
   if (short) throw new BenchError(`${short} (the bench works in ${path.dirname(stage.dir)}; TMPDIR names another folder)`);
   return first!;
 }
