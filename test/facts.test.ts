@@ -1,12 +1,13 @@
 // Each derivation names the fields it reads, and a rebuild trusts that: records that did not change
 // take part through those fields alone (build/facts.ts). Here every derivation is run with nothing
 // but its declared fields of every record, and must give what it gives with the full records.
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { schemaSet } from '../build/pipeline/build.ts';
 import { derivations } from '../build/pipeline/derive.ts';
 import { serialise } from '../build/pipeline/serialise.ts';
-import { park } from '../build/pipeline/facts.ts';
+import { factsKept, park, reuse } from '../build/pipeline/facts.ts';
 import { formatMemory, parseMemory } from '../build/incremental/memory.ts';
 import { discover } from '../build/pipeline/discover.ts';
 import { defaultDataDir } from '../build/paths.ts';
@@ -14,7 +15,9 @@ import { Problems } from '../build/report/problems.ts';
 import { resolve } from '../build/pipeline/resolve.ts';
 import { Store, type Data, type Entry } from '../build/store.ts';
 import { validate } from '../build/pipeline/validate.ts';
-import { BASE, fixturesDir } from './helpers.ts';
+import { readUnhashed } from '../build/pipeline/parse.ts';
+import { readLive } from '../build/output/slots.ts';
+import { BASE, buildWorld, fixturesDir, fixtureWorld, tempDir } from './helpers.ts';
 
 /** The records of a world as their schemas leave them: checked and defaulted, not yet resolved. */
 async function checked(dataDir: string, onRecord?: (entry: Entry) => void): Promise<Store> {
@@ -94,6 +97,44 @@ describe('what a build remembers', () => {
     expect(parseMemory(text.slice(0, text.indexOf('\n') + 20), 0)).toBeUndefined();
     expect(parseMemory(text.replace(/^(r\t[^\t\n]*\t[^\t\n]*)\t[^\n]*\n/, '$1\n'), 0)).toBeUndefined();
     expect(parseMemory(text.replace(/^r\t/, 'x\t'), 0)).toBeUndefined();
+  });
+});
+
+describe('a rebuild', () => {
+  it('knows when every record keeps the facts it had: then only the kinds read again are derived', async () => {
+    const w = await fixtureWorld();
+    await buildWorld({ dataDir: w.data, outDir: w.out });
+    const live = (await readLive(w.out)).manifest!;
+    const memory = live.memory()!;
+    const { schemas, validators } = schemaSet();
+    /** What a rebuild of the built data, changed by `change` in a copy, finds. */
+    const keptAfter = async (change: (data: string) => void) => {
+      const data = path.join(await tempDir(), 'data');
+      fs.cpSync(w.data, data, { recursive: true });
+      change(data);
+      const problems = new Problems();
+      const files = discover(data, problems, live.sources);
+      readUnhashed(files);
+      const read = reuse(files, memory, schemas, problems);
+      const store = validate(files, schemas, validators, BASE, problems, park);
+      expect(problems.list).toEqual([]);
+      return factsKept(store, files, memory, read);
+    };
+    const edit = (file: string, from: RegExp, to: string) => (data: string) => {
+      const text = fs.readFileSync(path.join(data, file), 'utf8');
+      expect(text).toMatch(from);
+      fs.writeFileSync(path.join(data, file), text.replace(from, to));
+    };
+    expect(await keptAfter(() => {})).toBe(true);
+    expect(await keptAfter((data) => fs.appendFileSync(path.join(data, 'type/fire.yaml'), '# hot\n'))).toBe(true);
+    // A move's power: no derivation reads it.
+    expect(await keptAfter(edit('move/quick-strike.yaml', /^power: 95$/m, 'power: 90'))).toBe(true);
+    // Its type: the types' lists of moves are derived from it.
+    expect(await keptAfter(edit('move/quick-strike.yaml', /^type: normal$/m, 'type: fire'))).toBe(false);
+    expect(await keptAfter(edit('version/dawn.yaml', /^id: 1$/m, 'id: 7'))).toBe(false);
+    const added = (data: string) => fs.writeFileSync(path.join(data, 'item/amber-charm.yaml'), 'id: 50\nname: amber-charm\n');
+    expect(await keptAfter(added)).toBe(false);
+    expect(await keptAfter((data) => fs.rmSync(path.join(data, 'characteristic/likes-to-run.yaml')))).toBe(false);
   });
 });
 

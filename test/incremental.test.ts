@@ -109,6 +109,12 @@ describe('incremental builds', () => {
         },
         () => {},
       ],
+      [
+        // No derivation reads it: only the moves are derived again, and nothing else is hashed again.
+        "a move's power changes",
+        () => edit(path.join(w.data, 'move/quick-strike.yaml'), /^power: 95$/m, 'power: 90'),
+        (r) => expect(r.written).toBeLessThan(6),
+      ],
       ['the first change is undone', () => edit(path.join(w.data, 'move/quick-strike.yaml'), /^type: fire$/m, 'type: normal'), () => {}],
       [
         'a comment is added (no output changes)',

@@ -273,6 +273,8 @@ interface Checked {
   /** On a rebuild, the kinds with a record read again or removed, and the kinds they may change. */
   read: Set<string> | undefined;
   affected: Set<string> | undefined;
+  /** Every record has the facts it had in the live tree's build (factsKept). */
+  kept: boolean;
   tree: Tree | undefined;
   /** Records checked before, for a build with no memory of the live tree's (checked.ts). */
   cache: InstanceType<Stages['checked']['CheckedRecords']> | undefined;
@@ -322,10 +324,9 @@ async function check(ctx: Context, src: Sources, stages: Stages): Promise<Checke
   const { files, memory } = src;
   const set = schemaSet();
   const { schemas } = set;
-  const { park, reuse } = stages.facts;
+  const { park, reuse, factsKept } = stages.facts;
   // With memory, only the kinds that records read again (or removed) may change are derived.
   const read = memory ? ctx.timed('reuse', reuse(files, memory, schemas, problems)) : undefined;
-  const affected = read && stages.derive.affectedKinds(read);
   // Many files to read go to worker threads.
   const unread = files.filter((f) => !f.known && f.parsed === undefined);
   const threads = ctx.tuning.checkOnThreads ?? unread.length >= CHECK_ON_THREADS_FROM;
@@ -354,15 +355,19 @@ async function check(ctx: Context, src: Sources, stages: Stages): Promise<Checke
       ? await stages.checkPool.validateInThreads(files, schemas, () => set.validators, ctx.baseUrl, problems, prepare, cache)
       : validate(files, schemas, set.validators, ctx.baseUrl, problems, parkAndPrepare, cache),
   );
-  return { store, read, affected, tree, cache };
+  // A rebuild whose records all keep their facts derives only the kinds read again: no other
+  // record's derived fields can change. Otherwise, every kind those kinds' facts may change.
+  const kept = !!read && factsKept(store, files, memory!, read);
+  const affected = read && (kept ? read : stages.derive.affectedKinds(read));
+  return { store, read, affected, kept, tree, cache };
 }
 
 /** Derives every kind a rebuild may change (every kind, in a first build) and settles them (facts.ts). */
-function deriveAndSettle(stages: Stages, { store, affected }: Checked, schemas: SchemaSet, problems: Problems): void {
+function deriveAndSettle(stages: Stages, { store, affected, kept }: Checked, schemas: SchemaSet, problems: Problems): void {
   const { derive } = stages.derive;
   const { settle } = stages.facts;
   derive(store, problems, affected ?? new Set(schemas.kinds.keys()));
-  const stale = settle(store, schemas, affected);
+  const stale = settle(store, schemas, affected, kept);
   if (stale.size > 0) {
     // A record outside those kinds that cannot be carried over (it was read again): its kind is derived after all.
     derive(store, problems, stale);

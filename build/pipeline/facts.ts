@@ -88,21 +88,39 @@ export function reuse(files: SourceFile[], memory: Map<string, Remembered>, sche
 }
 
 /**
+ * Whether every record has the facts it had when the live tree was built: no file added or removed
+ * since, and each record read again (`read` are their kinds) has the id and facts it had. Derived
+ * fields come from facts alone, so then only the records read again can have new ones.
+ */
+export function factsKept(store: Store, files: SourceFile[], memory: Map<string, Remembered>, read: ReadonlySet<string>): boolean {
+  // A file added is read again and has no memory; so with as many files as remembered, none is gone.
+  if (files.length !== memory.size) return false;
+  for (const kind of read)
+    for (const entry of store.valid(kind)) {
+      if (entry.file.known) continue;
+      const was = memory.get(entry.file.rel);
+      if (was?.id !== entry.id || was.facts !== entry.facts) return false;
+    }
+  return true;
+}
+
+/**
  * Once derived: hashes every record's derived fields, and marks to be carried over each record that
  * entered from memory and whose derived fields came out as before. (Memory is of the live tree, and
  * is used only with that tree's list of files whole: each remembered record's files are in it.)
  * Given `derived`, the kinds whose fields were derived this time, every other kind's records keep
  * the derived hash they had; the kinds where one of those cannot be carried over are returned, to
- * be derived after all.
+ * be derived after all. With `kept` (factsKept), a remembered record's derived fields are as they
+ * were, and are not hashed again.
  */
-export function settle(store: Store, schemas: SchemaSet, derived?: ReadonlySet<string>): Set<string> {
+export function settle(store: Store, schemas: SchemaSet, derived?: ReadonlySet<string>, kept = false): Set<string> {
   const stale = new Set<string>();
   for (const [kind, info] of schemas.kinds) {
     const fields = crossDerived(kind);
     const fresh = !derived || derived.has(kind);
     for (const entry of store.valid(kind)) {
       const known = entry.file.known;
-      if (fresh) {
+      if (fresh && !(kept && known)) {
         const values: Data = {};
         for (const field of fields) values[field] = entry.data[field];
         entry.derived = fields.length ? hashText(serialise(values)) : '';
