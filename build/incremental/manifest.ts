@@ -90,8 +90,8 @@ export function formatManifest(
 /**
  * A tree's files as its manifest lists them, in order, read from the manifest's text where they lie:
  * no string is made for a line until it is asked for. Looked up by path, it answers at once when
- * asked in the order the files are listed, as a rebuild asks (what follows the last file found, or
- * that file again); otherwise it searches the text (`search`).
+ * asked in the order the files are listed, as a rebuild asks (what follows the last file found, the
+ * line after that, or that file again); otherwise it searches the text (`search`).
  */
 export class FileList implements Files {
   readonly size: number;
@@ -151,17 +151,21 @@ export class FileList implements Files {
   }
 
   private at(i: number, rel: string): boolean {
+    if (i < 0 || i >= this.size) return false;
     const start = this.starts[i]!;
     return this.hashes[i]! - 1 - start === rel.length && this.source.startsWith(rel, start);
   }
   /** The line of `rel`, or -1. */
   indexOf(rel: string): number {
     const i = this.next;
-    if (i < this.size && this.at(i, rel)) {
-      this.next = i + 1;
-      return i;
+    // The next line, or the one after it: a kind's NDJSON file asks for its records' id paths,
+    // listed each with its name path after it.
+    const next = this.at(i, rel) ? i : this.at(i + 1, rel) ? i + 1 : -1;
+    if (next >= 0) {
+      this.next = next + 1;
+      return next;
     }
-    if (i > 0 && this.at(i - 1, rel)) return i - 1;
+    if (this.at(i - 1, rel)) return i - 1;
     const found = this.search(rel);
     if (found >= 0) this.next = found + 1;
     return found;
