@@ -325,7 +325,7 @@ async function check(ctx: Context, src: Sources, stages: Stages): Promise<Checke
   const set = schemaSet();
   const { schemas } = set;
   const { park, reuse, factsKept } = stages.facts;
-  // With memory, only the kinds that records read again (or removed) may change are derived.
+  // With memory, the files read again, and the kinds they (or records removed) belong to.
   const read = memory ? ctx.timed('reuse', reuse(files, memory, schemas, problems)) : undefined;
   // Many files to read go to worker threads.
   const unread = files.filter((f) => !f.known && f.parsed === undefined);
