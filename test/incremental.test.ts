@@ -115,6 +115,26 @@ describe('incremental builds', () => {
         () => edit(path.join(w.data, 'move/quick-strike.yaml'), /^power: 95$/m, 'power: 90'),
         (r) => expect(r.written).toBeLessThan(6),
       ],
+      [
+        // The tree written was left behind by the build before the last: the move's files the last
+        // build changed are brought over from the live tree, beside this build's own.
+        "another move's power changes",
+        () => edit(path.join(w.data, 'move/ember-bite.yaml'), /^power: 75$/m, 'power: 80'),
+        (r) => {
+          expect(r.written).toBeLessThan(6);
+          expect(r.linked).toBeGreaterThanOrEqual(2); // quick-strike's files, as the last build made them
+          // Given only the files that may change, the tree is not given the explorer's (trees.ts, publishChanges).
+          expect(r.stages.explorer).toBeUndefined();
+        },
+      ],
+      [
+        "a form's order and a type's display name change",
+        () => {
+          edit(path.join(w.data, 'creature-form/emberpup.yaml'), /^order: 1$/m, 'order: 21');
+          edit(path.join(w.data, 'type/fire.yaml'), /name: Feu$/m, 'name: Flamme');
+        },
+        (r) => expect(r.written).toBeLessThan(12),
+      ],
       ['the first change is undone', () => edit(path.join(w.data, 'move/quick-strike.yaml'), /^type: fire$/m, 'type: normal'), () => {}],
       [
         'a comment is added (no output changes)',

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultDataDir, projectRoot } from '../build/paths.ts';
 import { PLAIN_MARK } from '../build/output/guard.ts';
-import { buildWorld, fixturesDir, snapshot, tempDir } from './helpers.ts';
+import { layout } from '../build/output/trees.ts';
+import { buildWorld, fixturesDir, fixtureWorld, snapshot, tempDir } from './helpers.ts';
 
 const RUNS = 24;
 
@@ -83,6 +84,50 @@ describe('a killed build', () => {
     await buildWorld({ dataDir: defaultDataDir, outDir: out, baseUrl: BASES.a });
     expect(which(await snapshot(out))).toBe('a');
   }, 300_000);
+});
+
+describe('a killed rebuild given its changes alone', () => {
+  // A rebuild whose records keep their facts gives the tree built beside the live one only the
+  // files that may change (trees.ts, publishChanges). It is killed once it has started on that tree
+  // (its manifest is gone) and at moments after; each time with a power not published before, so
+  // the record's files and its kind's NDJSON file are written.
+  it('leaves the old output or the new one, and the next build whole', async () => {
+    const w = await fixtureWorld();
+    const move = path.join(w.data, 'move/quick-strike.yaml');
+    const setPower = (power: number) => fs.writeFileSync(move, fs.readFileSync(move, 'utf8').replace(/^power: \d+$/m, `power: ${power}`));
+    const expected = async (power: number) => {
+      setPower(power);
+      const clean = path.join(await tempDir(), 'dist');
+      await buildWorld({ dataDir: w.data, outDir: clean, baseUrl: BASES.a });
+      return snapshot(clean);
+    };
+    const where = layout(w.out);
+    const other = () => where.manifest(path.basename(fs.readlinkSync(w.out)) === 'a' ? 'b' : 'a');
+    // Two whole builds: the second tree is then the one the live tree was built beside.
+    await buildKilledAfter(w.data, w.out, BASES.a, 120_000);
+    setPower(94);
+    await buildKilledAfter(w.data, w.out, BASES.a, 120_000);
+    let old = await expected(94);
+    expect(equal(await snapshot(w.out), old)).toBe(true);
+    const outcomes: string[] = [];
+    for (const [i, delay] of [0, 0, 1, 2, 3, 5, 8, 13, 21].entries()) {
+      const next = await expected(60 + i);
+      const manifest = other();
+      expect(fs.existsSync(manifest)).toBe(true);
+      const run = await buildKilledWhen(w.data, w.out, BASES.a, () => !fs.existsSync(manifest), delay);
+      const now = await snapshot(w.out);
+      const seen = equal(now, old) ? 'old' : equal(now, next) ? 'new' : 'mixed';
+      outcomes.push(`${delay} ms ${run.killed ? 'killed' : 'finished'} → ${seen}`);
+      expect(['old', 'new'], outcomes.join('\n')).toContain(seen);
+      // The next build, whole, gives exactly the clean output (a tree killed part way has no manifest,
+      // and is built again from the live one), and leaves both trees whole for the next kill.
+      await buildKilledAfter(w.data, w.out, BASES.a, 120_000);
+      expect(equal(await snapshot(w.out), next), outcomes.join('\n')).toBe(true);
+      old = next;
+    }
+    console.info(`kill runs:\n${outcomes.join('\n')}`);
+    expect(outcomes.filter((o) => o.includes('killed')).length, outcomes.join('\n')).toBeGreaterThanOrEqual(3);
+  }, 120_000);
 });
 
 describe('a killed build replacing a plain output', () => {

@@ -210,6 +210,17 @@ export class FileList implements Files {
   *[Symbol.iterator](): Generator<[string, string]> {
     for (let i = 0; i < this.size; i++) yield [this.rel(i), this.hash(i)];
   }
+  /** The size of every file listed, in bytes: the sum of the sizes their hashes begin with. */
+  bytes(): number {
+    let total = 0;
+    for (let i = 0; i < this.size; i++) {
+      let size = 0;
+      for (let at = this.hashes[i]!, c = this.source.charCodeAt(at); c >= 0x30 && c <= 0x39; c = this.source.charCodeAt(++at))
+        size = size * 10 + c - 0x30;
+      total += size;
+    }
+    return total;
+  }
   /** Every line, as written. */
   text(): string {
     return this.lines(0, this.size);
@@ -232,12 +243,13 @@ export class Lines {
     this.hashes.push(hash);
     this.size++;
   }
-  /** Line `i` of `list`. */
-  take(list: FileList, i: number): void {
+  /** Lines `first` to `end` (not included) of `list`: by default, line `first` alone. */
+  take(list: FileList, first: number, end = first + 1): void {
+    if (end <= first) return;
     const run = this.runs.at(-1);
-    if (run && run.list === list && run.end === i && run.at === this.rels.length) run.end++;
-    else this.runs.push({ list, first: i, end: i + 1, at: this.rels.length });
-    this.size++;
+    if (run && run.list === list && run.end === first && run.at === this.rels.length) run.end = end;
+    else this.runs.push({ list, first, end, at: this.rels.length });
+    this.size += end - first;
   }
   text(): string {
     const parts: string[] = [];

@@ -21,6 +21,7 @@ import {
   type Holding,
   type Last,
   type OutputFile,
+  type Planned,
 } from './plan.ts';
 import { discard, layout, liveSlot, lock, pruneEmptyDirs, putManifest } from './slots.ts';
 import type { Inputs, Layout, Live, Slot } from './slots.ts';
@@ -53,8 +54,14 @@ export interface Tree {
    * Puts every file in place and swaps the tree in; `abort` instead leaves dist as it was. With
    * `plain`, the tree itself becomes the output folder: a real folder, for a host to publish.
    */
-  commit(id: () => Inputs, files: Iterable<OutputFile>, plain?: boolean): Promise<PublishResult>;
+  commit(id: () => Inputs, files: Iterable<OutputFile>, how?: { plain?: boolean; changes?: boolean }): Promise<PublishResult>;
   abort(): Promise<void>;
+  /**
+   * The tree was built beside the live one, so it differs from it only as the live manifest's `diff`
+   * says: `commit` may then be given, with `changes`, only the files that may differ from the live
+   * tree's (every other file stays the live tree's, where the live manifest lists it).
+   */
+  readonly beside: boolean;
 }
 
 /** The trees as a build finds them, once it holds the lock. */
@@ -69,6 +76,8 @@ interface Opened {
   existing: Holding;
   /** Whether the tree held a build's files before (it is brought up to date rather than made anew). */
   before: boolean;
+  /** Whether it is the tree the live one was built beside (`existing` is then the live manifest's `diff` of it). */
+  beside: boolean;
 }
 
 /**
@@ -87,14 +96,25 @@ async function findTrees(outDir: string, known: Live | undefined): Promise<Opene
   const liveFiles = liveManifest?.files();
   const header = await readManifestHeader(where.manifest(slot));
   let existing: Holding | undefined;
-  if (header && liveFiles && liveManifest!.previous !== '' && header.key === liveManifest!.previous)
-    existing = beforeLive(liveManifest!.diff, liveFiles);
+  const beside = !!header && !!liveFiles && liveManifest!.previous !== '' && header.key === liveManifest!.previous;
+  if (beside) existing = beforeLive(liveManifest!.diff, liveFiles!);
   else if (header) {
     const files = (await readManifest(where.manifest(slot)))?.files();
     if (files) existing = holding(files);
   }
   const tree = where.tree(slot);
-  return { where, live, slot, tree, liveTree, liveManifest, liveFiles, existing: existing ?? holding(), before: existing !== undefined };
+  return {
+    where,
+    live,
+    slot,
+    tree,
+    liveTree,
+    liveManifest,
+    liveFiles,
+    existing: existing ?? holding(),
+    before: existing !== undefined,
+    beside,
+  };
 }
 
 /**
@@ -143,10 +163,12 @@ export async function openTree(outDir: string, known?: Live, started?: Writer): 
         writer.dir(within(trees.tree, dir));
       }
     },
-    commit: async (id, files, plain = false) => {
+    beside: trees.beside,
+    commit: async (id, files, { plain = false, changes = false } = {}) => {
       let done = false;
       try {
-        const result = await new Publisher(outDir, trees, writer).publish(id, files, plain);
+        const publisher = new Publisher(outDir, trees, writer);
+        const result = await (changes ? publisher.publishChanges(id, files) : publisher.publish(id, files, plain));
         done = true;
         plainDone = plain;
         return result;
@@ -226,6 +248,8 @@ class Publisher {
   private shared = 0;
   private readonly added: string[] = [];
   private inputs: (() => Inputs) | undefined;
+  /** Files handed to the writer before they are listed in `lines`, by path, with their hashes (`publishChanges`). */
+  private readonly handed = new Map<string, string>();
   /** Files joined from others (plan.ts), placed once every other file is: their parts are then in the tree. */
   private readonly joins: Array<FileOp & { op: 'join' }> = [];
 
@@ -246,14 +270,78 @@ class Publisher {
       throw err;
     }
     const { liveManifest, liveFiles } = this.t;
-    if (!this.diverged && !plain && liveManifest && liveFiles!.size === this.result.files) {
-      // Same bytes as the live tree: record the new inputs, write no file.
-      const { previous, diff } = liveManifest;
-      await putManifest(this.t.where, this.t.live as Slot, formatManifest({ ...inputs(), previous, diff, files: liveFiles! }));
-      return { ...this.result, unchanged: this.result.files };
-    }
+    if (!this.diverged && !plain && liveManifest && liveFiles!.size === this.result.files) return this.keepLive();
     await this.finish(plain);
     return this.result;
+  }
+
+  /**
+   * Publishes a rebuild given only the files that may differ from the live tree's (`Tree.beside`):
+   * every other file is the live tree's, at its place in the live list. This tree differs from the
+   * live one only where the live manifest's `diff` says, so those files and the given ones are all
+   * that is looked at: nothing goes through every file of the tree.
+   */
+  async publishChanges(inputs: () => Inputs, files: Iterable<OutputFile>): Promise<PublishResult> {
+    const { liveManifest, liveFiles: live } = this.t;
+    if (!this.t.beside || !live) throw new Error('only a tree built beside the live one is given its changes alone');
+    this.inputs = inputs;
+    const planned: Planned[] = [];
+    try {
+      for (const file of files) planned.push(this.planChange(file, live));
+    } catch (err) {
+      await this.giveUp(err);
+      throw err;
+    }
+    const changed = planned.filter((p) => p.was !== p.hash);
+    this.result.files = this.shared = live.size;
+    this.result.bytes = live.bytes() + changed.reduce((n, p) => n + sizeOf(p.hash) - sizeOf(p.was!), 0);
+    if (changed.length === 0) return this.keepLive();
+    try {
+      await this.diverge();
+      for (const p of planned) if (p.op) this.handOver(p.op, p.hash);
+      // The files the live tree's build changed, which this tree still holds as they were before it.
+      const given = new Set(planned.map((p) => p.rel));
+      for (const rel of liveManifest!.diff.keys()) {
+        const hash = given.has(rel) ? undefined : live.get(rel);
+        if (hash !== undefined) this.handOver(fromLive(rel, this.t.existing), hash);
+      }
+    } catch (err) {
+      await this.giveUp(err);
+      throw err;
+    }
+    for (const p of changed) this.diff!.set(p.rel, p.was!);
+    let next = 0;
+    for (const p of planned.sort((a, b) => a.line - b.line)) {
+      this.lines.take(live, next, p.line);
+      if (p.was === p.hash) this.lines.take(live, p.line);
+      else this.lines.add(p.rel, p.hash);
+      next = p.line + 1;
+    }
+    this.lines.take(live, next, live.size);
+    await this.finish(false);
+    return this.result;
+  }
+
+  /** The plan of a file given as a change: one the live tree holds, at the same path. */
+  private planChange(file: OutputFile, live: FileList): Planned {
+    const planned = planFile(file, { live, existing: this.t.existing }, this.last);
+    if (planned.was === undefined)
+      throw new Error(`the live tree's manifest lacks ${planned.rel}; remove the output folder and build again`);
+    this.last = { rel: planned.rel, hash: planned.hash };
+    return planned;
+  }
+
+  /** Hands an operation to the writer, noting the hash the file will have: a failure records it (`record`). */
+  private handOver(op: FileOp, hash: string): void {
+    this.handed.set(op.rel, hash);
+    this.apply(op);
+  }
+
+  /** Same bytes as the live tree: its manifest records the new inputs, and no file is written. */
+  private async keepLive(): Promise<PublishResult> {
+    const { previous, diff } = this.t.liveManifest!;
+    await putManifest(this.t.where, this.t.live as Slot, formatManifest({ ...this.inputs!(), previous, diff, files: this.t.liveFiles! }));
+    return { ...this.result, unchanged: this.result.files };
   }
 
   /** Plans one file and applies the plan, counting it and listing it for the manifest. */
@@ -405,6 +493,7 @@ class Publisher {
     if (!this.t.liveTree) return fs.rm(tree, { recursive: true, force: true });
     const state = new Map<string, string>();
     for (const rel of existing.paths()) state.set(rel, existing.get(rel)!);
+    for (const [rel, hash] of this.handed) state.set(rel, hash);
     for (const [rel, hash] of this.lines.read()) state.set(rel, hash);
     // A joined file not made yet is as it was.
     for (const { rel } of this.joins) {

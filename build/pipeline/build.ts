@@ -300,19 +300,24 @@ async function render(ctx: Context, src: Sources, stages: Stages, checked: Check
   if (ctx.problems.count > 0) failWithEveryProblem(ctx, { store, schemas, validators, problems: ctx.problems }, stages);
   const live = src.seen?.manifest;
   const { read } = checked;
+  // When every record keeps its facts, only the files of records read again can change: the tree
+  // built beside the live one is given those alone.
+  const changes = checked.kept && !!tree?.beside && !ctx.options.plain;
   // Records already published by this same tool were checked then; the rest are checked now.
   const output = stages.render.outputFiles(store, schemas, validators, ctx.problems, {
     pretty: ctx.options.pretty,
     published: (live?.tool === ctx.tool && live.files()) || new Map<string, string>(),
     // A kind with no record read again or removed has the same members: its list is the live tree's.
     keptLists: read && new Set([...schemas.kinds.keys()].filter((kind) => !read.has(kind))),
-    extra: tree
-      ? new Map<string, string | Buffer>([...ctx.timed('explorer', await explorerFiles()), ...(await hostCodeFiles())])
-      : undefined,
+    extra:
+      tree && !changes
+        ? new Map<string, string | Buffer>([...ctx.timed('explorer', await explorerFiles()), ...(await hostCodeFiles())])
+        : undefined,
     onRecord: ctx.options.onProgress && ((done, total) => ctx.options.onProgress!({ stage: 'write', done, total })),
+    changes,
   });
   const had = (): Read => ({ parsed: parsedCount(src.files) - (cache?.taken ?? 0), cached: cache?.taken ?? 0 });
-  return tree ? publish(ctx, src, store, tree, output, had) : checkOnly(ctx, store, output, had);
+  return tree ? publish(ctx, src, store, tree, { files: output, changes }, had) : checkOnly(ctx, store, output, had);
 }
 
 /**
@@ -403,7 +408,7 @@ async function publish(
   src: Sources,
   store: Store,
   tree: Tree,
-  output: Iterable<OutputFile>,
+  output: { files: Iterable<OutputFile>; changes: boolean },
   read: () => Read,
 ): Promise<BuildResult> {
   const { options } = ctx;
@@ -418,7 +423,7 @@ async function publish(
       records: counts(store),
       memory: formatMemory(store),
     });
-  const result = ctx.timed('write', await tree.commit(built, output, options.plain));
+  const result = ctx.timed('write', await tree.commit(built, output.files, { plain: options.plain, changes: output.changes }));
   return {
     records: built().records,
     ...result,

@@ -24,6 +24,12 @@ export interface EmitOptions {
   extra?: Map<string, string | Buffer>;
   /** Called now and then with how many records are done, of all. */
   onRecord?: (done: number, total: number) => void;
+  /**
+   * Only the files that may differ from the live tree's: those of the records not carried over, and
+   * their kinds' NDJSON files. For a rebuild whose records all keep their facts (facts.ts), where
+   * every other file is the live tree's as it is (trees.ts, `publishChanges`).
+   */
+  changes?: boolean;
 }
 
 /** A file of the live tree that stays as it is: trees.ts takes its hash from the live manifest. */
@@ -57,6 +63,8 @@ interface Publishing extends Context {
   published: Files;
   /** The hash of each record's file by id, of the kind being published: what its NDJSON file is made of. */
   hashes: Map<number, string>;
+  /** EmitOptions.changes. */
+  changes: boolean;
 }
 
 /** The parts of the output in their order, each a generator of its files, made as it is reached. */
@@ -67,16 +75,20 @@ function* parts(
   problems: Problems,
   options: EmitOptions,
 ): Generator<Generator<OutputFile>> {
-  const { pretty = false, published = new Map<string, string>(), keptLists, extra = new Map(), onRecord } = options;
-  const ctx: Publishing = { store, schemas, validators, problems, pretty, published, hashes: new Map() };
+  const { pretty = false, published = new Map<string, string>(), keptLists, extra = new Map(), onRecord, changes = false } = options;
+  const ctx: Publishing = { store, schemas, validators, problems, pretty, published, hashes: new Map(), changes };
   const kinds = [...schemas.kinds.keys()];
   if (schemas.kinds.has(NDJSON_LIST)) throw new Error(`no kind may be called ${NDJSON_LIST}: its folder is the list of the NDJSON files`);
   // The index maps kinds to their lists and holds nothing else, as PokeAPI's does.
   const index = Object.fromEntries(kinds.map((kind) => [kind, store.urls.list(kind)]));
   const total = kinds.reduce((n, kind) => n + store.valid(kind).length, 0);
   const progress = { done: 0, total, onRecord };
-  for (const kind of kinds) yield* kindFiles(kind, store.valid(kind), ctx, progress, keptLists);
-  yield siteFiles(index, ctx, extra);
+  for (const kind of kinds) {
+    if (changes && store.valid(kind).every((entry) => entry.carry)) continue;
+    yield* kindFiles(kind, store.valid(kind), ctx, progress, keptLists);
+  }
+  // The site's files come from the tool, the options and the kinds alone: as they were.
+  if (!changes) yield siteFiles(index, ctx, extra);
   yield spriteFiles(ctx);
   onRecord?.(total, total);
 }
@@ -91,7 +103,8 @@ function* kindFiles(
 ): Generator<Generator<OutputFile>> {
   ctx.hashes.clear();
   yield recordFiles(kind, entries, ctx, progress);
-  yield listFile(kind, ctx, keptLists);
+  // Every record keeps its id and its name: the list is as it was.
+  if (!ctx.changes) yield listFile(kind, ctx, keptLists);
   yield ndjsonFile(kind, ctx);
 }
 
@@ -108,6 +121,7 @@ function* recordFiles(kind: string, entries: Iterable<Entry>, ctx: Publishing, p
       // Unchanged, and so are its derived fields: its published files stay as they are.
       const [idPath, namePath] = entry.carry;
       hashes.set(entry.id, carriedHash(published, idPath!));
+      if (ctx.changes) continue;
       yield carried(idPath!);
       if (namePath) yield carried(namePath, idPath);
       continue;
@@ -205,14 +219,15 @@ function* siteFiles(index: Record<string, string>, ctx: Publishing, extra: Map<s
 }
 
 /** The types' icons and the forms' sprites. */
-function* spriteFiles({ store }: Publishing): Generator<OutputFile> {
+function* spriteFiles({ store, changes }: Publishing): Generator<OutputFile> {
   for (const type of store.valid('type')) {
+    if (type.carry && changes) continue;
     for (const icon of typeIcons(store, type))
       yield type.carry ? carried(icon.path) : { rel: icon.path, body: renderTypeIcon(type, icon.versionGroup) };
   }
   for (const form of store.valid('creature-form')) {
     if (form.carry) {
-      for (const sprite of formSprites(store, form)) if (sprite.path) yield carried(sprite.path);
+      if (!changes) for (const sprite of formSprites(store, form)) if (sprite.path) yield carried(sprite.path);
       continue;
     }
     const typeNames = (form.data.types ?? [])
