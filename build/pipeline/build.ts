@@ -371,7 +371,8 @@ async function check(ctx: Context, src: Sources, stages: Stages): Promise<Checke
 function deriveAndSettle(stages: Stages, { store, affected, kept }: Checked, schemas: SchemaSet, problems: Problems): void {
   const { derive } = stages.derive;
   const { settle } = stages.facts;
-  derive(store, problems, affected ?? new Set(schemas.kinds.keys()));
+  // With every record keeping its facts, only the records read again have derived fields to fill in.
+  derive(store, problems, affected ?? new Set(schemas.kinds.keys()), kept ? (entry) => !entry.file.known : undefined);
   const stale = settle(store, schemas, affected, kept);
   if (stale.size > 0) {
     // A record outside those kinds that cannot be carried over (it was read again): its kind is derived after all.

@@ -13,11 +13,16 @@ interface Context {
   problems: Problems;
 }
 
+/** What a derivation across records is given: the records of `kind` whose fields it fills in (`derive`). */
+interface Across extends Context {
+  filled: (kind: string) => readonly Entry[];
+}
+
 export interface Derivation {
   /** The fields it reads, by kind (ids and names aside). */
   reads: Record<string, string[]>;
   /** Computed across records, once per build. */
-  run?: (ctx: Context) => void;
+  run?: (ctx: Across) => void;
   /** Computed from the record alone (and only its full data): it changes only when the record does. */
   own?: (entry: Entry, ctx: Context) => void;
 }
@@ -46,9 +51,9 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 function simpleInverse(kind: string, field: string, from: string, via: string): Derivation {
   return {
     reads: { [from]: [via] },
-    run: ({ store }) => {
+    run: ({ store, filled }) => {
       const map = inverse(store, from, (d) => [d[via]].flat());
-      for (const entry of store.valid(kind)) entry.data[field] = (map.get(entry) ?? []).map((e) => store.ref(e));
+      for (const entry of filled(kind)) entry.data[field] = (map.get(entry) ?? []).map((e) => store.ref(e));
     },
   };
 }
@@ -60,7 +65,7 @@ function simpleInverse(kind: string, field: string, from: string, via: string): 
 function changesOf(kind: string, field: string, from: string, list: string, via: string, amount: string): Derivation {
   return {
     reads: { [from]: [list] },
-    run: ({ store }) => {
+    run: ({ store, filled }) => {
       const changes = new Map<Entry, Array<{ by: number; source: Entry }>>();
       for (const source of store.valid(from)) {
         for (const item of source.data[list] ?? []) {
@@ -68,7 +73,7 @@ function changesOf(kind: string, field: string, from: string, list: string, via:
           if (target) push(changes, target, { by: item[amount], source });
         }
       }
-      for (const target of store.valid(kind)) {
+      for (const target of filled(kind)) {
         const all = (changes.get(target) ?? []).sort((a, b) => a.source.id - b.source.id);
         const shape = (some: typeof all) => some.map((c) => ({ [amount]: c.by, [from]: store.ref(c.source) }));
         target.data[field] = { decrease: shape(all.filter((c) => c.by < 0)), increase: shape(all.filter((c) => c.by > 0)) };
@@ -280,7 +285,7 @@ export const derivations: Record<string, Derivation> = {
   'type.past_damage_relations': { reads: chartReads }, // computed with damage_relations: one chart, one pass
   'type.creature': {
     reads: { creature: ['types'] },
-    run: ({ store }) => {
+    run: ({ store, filled }) => {
       const slots = new Map<Entry, Array<{ slot: number; creature: Entry }>>();
       for (const creature of store.valid('creature')) {
         for (const t of creature.data.types ?? []) {
@@ -289,7 +294,7 @@ export const derivations: Record<string, Derivation> = {
           push(slots, type, { slot: t.slot, creature });
         }
       }
-      for (const type of store.valid('type')) {
+      for (const type of filled('type')) {
         type.data.creature = (slots.get(type) ?? [])
           .sort((a, b) => a.creature.id - b.creature.id)
           .map(({ slot, creature }) => ({ slot, creature: store.ref(creature) }));
@@ -299,8 +304,8 @@ export const derivations: Record<string, Derivation> = {
   'type.moves': simpleInverse('type', 'moves', 'move', 'type'),
   'type.sprites': {
     reads: { type: ['generation'], 'version-group': ['generation'] },
-    run: ({ store }) => {
-      for (const type of store.valid('type')) {
+    run: ({ store, filled }) => {
+      for (const type of filled('type')) {
         const sprites: Data = {};
         for (const icon of typeIcons(store, type)) {
           (sprites[icon.generation.name] ??= {})[icon.versionGroup.name] = { name_icon: store.urls.file(icon.path) };
@@ -311,8 +316,8 @@ export const derivations: Record<string, Derivation> = {
   },
   'creature-form.types': {
     reads: { 'creature-form': ['creature', 'types'], creature: ['types'] },
-    run: ({ store }) => {
-      for (const form of store.valid('creature-form')) {
+    run: ({ store, filled }) => {
+      for (const form of filled('creature-form')) {
         if (form.data.types !== undefined) continue;
         const creature = store.target(form.data.creature);
         form.data.types = structuredClone(creature?.data.types ?? []);
@@ -321,8 +326,8 @@ export const derivations: Record<string, Derivation> = {
   },
   'creature-form.sprites': {
     reads: { 'creature-form': ['creature'], creature: ['species'], 'creature-species': ['gender_rate', 'has_gender_differences'] },
-    run: ({ store }) => {
-      for (const form of store.valid('creature-form')) {
+    run: ({ store, filled }) => {
+      for (const form of filled('creature-form')) {
         form.data.sprites = Object.fromEntries(formSprites(store, form).map((s) => [s.key, s.path && store.urls.file(s.path)]));
       }
     },
@@ -365,8 +370,8 @@ export const derivations: Record<string, Derivation> = {
   ),
   'gender.creature_species_details': {
     reads: { 'creature-species': ['gender_rate'] },
-    run: ({ store }) => {
-      for (const gender of store.valid('gender')) {
+    run: ({ store, filled }) => {
+      for (const gender of filled('gender')) {
         const test = GENDER_RULE[gender.name] ?? (() => false);
         gender.data.creature_species_details = store
           .valid('creature-species')
@@ -379,12 +384,12 @@ export const derivations: Record<string, Derivation> = {
   'stat.affecting_moves': changesOf('stat', 'affecting_moves', 'move', 'stat_changes', 'stat', 'change'),
   'stat.affecting_natures': {
     reads: { nature: ['increased_stat', 'decreased_stat'] },
-    run: ({ store }) => {
+    run: ({ store, filled }) => {
       // A nature that raises and lowers the same stat changes nothing, so it affects no stat.
       const neutral = (d: Data) => d.increased_stat?.url === d.decreased_stat?.url;
       const up = inverse(store, 'nature', (d) => (neutral(d) ? [] : [d.increased_stat]));
       const down = inverse(store, 'nature', (d) => (neutral(d) ? [] : [d.decreased_stat]));
-      for (const stat of store.valid('stat')) {
+      for (const stat of filled('stat')) {
         stat.data.affecting_natures = {
           increase: (up.get(stat) ?? []).map((e) => store.ref(e)),
           decrease: (down.get(stat) ?? []).map((e) => store.ref(e)),
@@ -395,9 +400,9 @@ export const derivations: Record<string, Derivation> = {
   'stat.affecting_items': simpleInverse('stat', 'affecting_items', 'item', 'affected_stats'),
   'stat.characteristics': {
     reads: { characteristic: ['highest_stat'] },
-    run: ({ store }) => {
+    run: ({ store, filled }) => {
       const map = inverse(store, 'characteristic', (d) => [d.highest_stat]);
-      for (const stat of store.valid('stat')) {
+      for (const stat of filled('stat')) {
         stat.data.characteristics = (map.get(stat) ?? []).map((c) => ({ url: store.urls.record('characteristic', c.id) }));
       }
     },
@@ -408,8 +413,8 @@ export const derivations: Record<string, Derivation> = {
   'creature.forms': simpleInverse('creature', 'forms', 'creature-form', 'creature'),
   'creature.is_default': {
     reads: { creature: ['species', 'is_default'] },
-    run: ({ store }) => {
-      for (const creature of store.valid('creature')) creature.data.is_default = isDefaultCreature(store, creature);
+    run: ({ store, filled }) => {
+      for (const creature of filled('creature')) creature.data.is_default = isDefaultCreature(store, creature);
     },
   },
   'creature.sprites': {
@@ -419,20 +424,20 @@ export const derivations: Record<string, Derivation> = {
       creature: ['species'],
       'creature-species': ['gender_rate', 'has_gender_differences'],
     },
-    run: ({ store }) => {
+    run: ({ store, filled }) => {
       const defaults = new Map<Entry, Entry>();
       for (const form of store.valid('creature-form')) {
         const creature = store.target(form.data.creature);
         if (creature && form.data.is_default === true && !defaults.has(creature)) defaults.set(creature, form);
       }
-      for (const creature of store.valid('creature')) creature.data.sprites = creatureSprites(store, defaults.get(creature));
+      for (const creature of filled('creature')) creature.data.sprites = creatureSprites(store, defaults.get(creature));
     },
   },
   'creature-species.varieties': {
     reads: { creature: ['species', 'is_default'] },
-    run: ({ store }) => {
+    run: ({ store, filled }) => {
       const map = inverse(store, 'creature', (d) => [d.species]);
-      for (const species of store.valid('creature-species')) {
+      for (const species of filled('creature-species')) {
         species.data.varieties = (map.get(species) ?? []).map((c) => ({ is_default: isDefaultCreature(store, c), creature: store.ref(c) }));
       }
     },
@@ -444,10 +449,14 @@ const kindOf = (key: string) => key.slice(0, key.indexOf('.'));
 
 /**
  * Runs the derivations: all of them, or, given `kinds`, those across records that fill in fields of
- * those kinds (each reads the facts of every record, so it can run alone).
+ * those kinds (each reads the facts of every record, so it can run alone). Given `only`, the fields
+ * are filled in for the records it picks alone: a rebuild's records read again, when every record
+ * keeps its facts (facts.ts) and every other record's fields are as they were. A type's damage
+ * relations are one chart, made for every type.
  */
-export function derive(store: Store, problems: Problems, kinds?: ReadonlySet<string>): void {
-  const ctx = { store, problems };
+export function derive(store: Store, problems: Problems, kinds?: ReadonlySet<string>, only?: (entry: Entry) => boolean): void {
+  const filled = only ? (kind: string) => store.valid(kind).filter(only) : (kind: string) => store.valid(kind);
+  const ctx = { store, problems, filled };
   for (const [key, derivation] of Object.entries(derivations)) {
     if (!kinds || kinds.has(kindOf(key))) derivation.run?.(ctx);
     if (derivation.own) for (const entry of store.valid(kindOf(key))) if (!entry.partial) derivation.own(entry, ctx);

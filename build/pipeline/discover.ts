@@ -107,9 +107,10 @@ export function listSources(dataDir: string): Listing {
   const listing: Listing = { sources: [], others: [], refused: [] };
   const within = insideOf(dataDir);
   const take = (dir: string, patterns: string[], prefix: string) => {
+    const base = path.join(dir, '/'); // joined to each entry by hand: path.join cost 80 ms a no-op at scale 10
     for (const { path: rel, dirent } of globbed(dir, patterns)) {
       const name = prefix + rel;
-      const abs = path.join(dir, rel);
+      const abs = base + rel;
       const what = entryType(abs, dirent, within);
       if (typeof what === 'object') listing.refused.push({ name, why: what.why });
       else if (name.includes('/')) kindEntry(listing, name, abs, what);
