@@ -213,12 +213,7 @@ export class FileList implements Files {
   /** The size of every file listed, in bytes: the sum of the sizes their hashes begin with. */
   bytes(): number {
     let total = 0;
-    for (let i = 0; i < this.size; i++) {
-      let size = 0;
-      for (let at = this.hashes[i]!, c = this.source.charCodeAt(at); c >= 0x30 && c <= 0x39; c = this.source.charCodeAt(++at))
-        size = size * 10 + c - 0x30;
-      total += size;
-    }
+    for (let i = 0; i < this.size; i++) total += parseInt(this.hash(i), 10);
     return total;
   }
   /** Every line, as written. */

@@ -64,6 +64,9 @@ export function joinPieces(join: Join, liveHash: string | undefined, live: { get
   return pieces;
 }
 
+/** A file the build takes to be in the live tree, which the live manifest does not list. */
+export const lacking = (rel: string) => new Error(`the live tree's manifest lacks ${rel}; remove the output folder and build again`);
+
 /** A file's identity in a manifest: its size and a hash of its bytes. */
 export const hashBody = (body: string | Buffer) => `${Buffer.byteLength(body)}.${hash('sha1', body, 'base64url')}`;
 export const sizeOf = (hash: string) => parseInt(hash, 10);
@@ -149,7 +152,7 @@ export function planFile(file: OutputFile, before: Before, last: Last | undefine
   const line = before.live ? before.live.indexOf(file.rel) : -1;
   const was = line < 0 ? undefined : before.live!.hash(line);
   const hash = file.hash ?? (file.carried ? was : hashBody(file.body!));
-  if (hash === undefined) throw new Error(`the live tree's manifest lacks ${file.rel}; remove the output folder and build again`);
+  if (hash === undefined) throw lacking(file.rel);
   const planned: Planned = { rel: file.rel, hash, was, line, op: undefined };
   if (before.existing.get(file.rel, was) === hash) return planned;
   const replace = before.existing.get(file.rel) !== undefined;

@@ -14,6 +14,7 @@ import {
   fromLive,
   holding,
   joinPieces,
+  lacking,
   planFile,
   removals,
   sizeOf,
@@ -309,12 +310,12 @@ class Publisher {
       await this.giveUp(err);
       throw err;
     }
-    for (const p of changed) this.diff!.set(p.rel, p.was!);
+    // The live list, with the lines of the files that changed made anew.
     let next = 0;
-    for (const p of planned.sort((a, b) => a.line - b.line)) {
+    for (const p of changed.sort((a, b) => a.line - b.line)) {
+      this.diff!.set(p.rel, p.was!);
       this.lines.take(live, next, p.line);
-      if (p.was === p.hash) this.lines.take(live, p.line);
-      else this.lines.add(p.rel, p.hash);
+      this.lines.add(p.rel, p.hash);
       next = p.line + 1;
     }
     this.lines.take(live, next, live.size);
@@ -325,8 +326,7 @@ class Publisher {
   /** The plan of a file given as a change: one the live tree holds, at the same path. */
   private planChange(file: OutputFile, live: FileList): Planned {
     const planned = planFile(file, { live, existing: this.t.existing }, this.last);
-    if (planned.was === undefined)
-      throw new Error(`the live tree's manifest lacks ${planned.rel}; remove the output folder and build again`);
+    if (planned.was === undefined) throw lacking(planned.rel);
     this.last = { rel: planned.rel, hash: planned.hash };
     return planned;
   }

@@ -107,7 +107,7 @@ export function listSources(dataDir: string): Listing {
   const listing: Listing = { sources: [], others: [], refused: [] };
   const within = insideOf(dataDir);
   const take = (dir: string, patterns: string[], prefix: string) => {
-    const base = path.join(dir, '/'); // joined to each entry by hand: path.join cost 80 ms a no-op at scale 10
+    const base = path.join(dir, '/'); // joined to each entry by hand: path.join cost 80 ms of a no-op at scale 10
     for (const { path: rel, dirent } of globbed(dir, patterns)) {
       const name = prefix + rel;
       const abs = base + rel;

@@ -1,7 +1,7 @@
 // Stage 6, render: check every record against its response schema and shape it into its published bytes.
 // output/trees.ts puts the files in place.
 import type { Files } from '../incremental/manifest.ts';
-import { hashBody, joinedHash, type OutputFile } from '../output/plan.ts';
+import { hashBody, joinedHash, lacking, type OutputFile } from '../output/plan.ts';
 import fs from 'node:fs';
 import { descriptionFiles } from '../schemas/openapi.ts';
 import { apiPaths, hostRuleFiles, NDJSON_LIST, NOT_FOUND_BODY } from '../paths.ts';
@@ -25,8 +25,8 @@ export interface EmitOptions {
   /** Called now and then with how many records are done, of all. */
   onRecord?: (done: number, total: number) => void;
   /**
-   * Only the files that may differ from the live tree's: those of the records not carried over, and
-   * their kinds' NDJSON files. For a rebuild whose records all keep their facts (facts.ts), where
+   * Only the files that may differ from the live tree's: those of the records not carried over (their
+   * icons and sprites included), and their kinds' NDJSON files. For a rebuild whose records all keep their facts (facts.ts), where
    * every other file is the live tree's as it is (trees.ts, `publishChanges`).
    */
   changes?: boolean;
@@ -194,7 +194,7 @@ function* ndjsonFile(kind: string, { store, pretty, hashes, problems }: Publishi
 /** The hash of a carried record's file, as the live tree's manifest lists it. */
 function carriedHash(published: Files, idPath: string): string {
   const hash = published.get(idPath);
-  if (hash === undefined) throw new Error(`the live tree's manifest lacks ${idPath}; remove the output folder and build again`);
+  if (hash === undefined) throw lacking(idPath);
   return hash;
 }
 
