@@ -69,11 +69,8 @@ export interface Entry {
   facts?: string;
   /** Hash of its derived fields, once derived. */
   derived?: string;
-  /**
-   * Its published files are the live tree's, unchanged: it is not read or written again. Their
-   * paths: the id path, then the name path for a kind published by name.
-   */
-  carry?: string[];
+  /** Its published files are the live tree's, unchanged: it is not read or written again. */
+  carry?: boolean;
 }
 
 export class Store {

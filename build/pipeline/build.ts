@@ -294,15 +294,17 @@ async function compute(ctx: Context, src: Sources): Promise<BuildResult> {
 async function render(ctx: Context, src: Sources, stages: Stages, checked: Checked): Promise<BuildResult> {
   const { schemas, validators } = schemaSet();
   const { store, tree, cache } = checked;
+  const { read } = checked;
+  // When every record keeps its facts, only the files of records read again can change: the tree
+  // built beside the live one is given those alone. Then only the kinds read again, and those their
+  // derived fields read, are resolved: no other record's references are published or derived from.
+  const changes = checked.kept && !!tree?.beside && !ctx.options.plain;
+  const resolved = changes ? stages.derive.readBy(read!) : undefined;
   // With problems, the build goes on only to find the rest of them.
-  ctx.timed('resolve', stages.resolve.resolve(store, schemas, ctx.problems));
+  ctx.timed('resolve', stages.resolve.resolve(store, schemas, ctx.problems, resolved));
   ctx.timed('derive', deriveAndSettle(stages, checked, schemas, ctx.problems));
   if (ctx.problems.count > 0) failWithEveryProblem(ctx, { store, schemas, validators, problems: ctx.problems }, stages);
   const live = src.seen?.manifest;
-  const { read } = checked;
-  // When every record keeps its facts, only the files of records read again can change: the tree
-  // built beside the live one is given those alone.
-  const changes = checked.kept && !!tree?.beside && !ctx.options.plain;
   // Records already published by this same tool were checked then; the rest are checked now.
   const output = stages.render.outputFiles(store, schemas, validators, ctx.problems, {
     pretty: ctx.options.pretty,

@@ -474,6 +474,13 @@ export function affectedKinds(changed: ReadonlySet<string>): Set<string> {
   return out;
 }
 
+/** `kinds`, and every kind whose facts a derivation filling in one of them reads: what deriving them needs resolved. */
+export function readBy(kinds: ReadonlySet<string>): Set<string> {
+  const out = new Set(kinds);
+  for (const [key, d] of Object.entries(derivations)) if (d.run && kinds.has(kindOf(key))) for (const k of Object.keys(d.reads)) out.add(k);
+  return out;
+}
+
 /** The derivations computed from `entry` alone, for a record read in full after the others were derived. */
 export function deriveOwn(entry: Entry, problems: Problems, store: Store): void {
   const own = ownDerivations.get(entry.kind);

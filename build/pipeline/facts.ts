@@ -16,7 +16,6 @@ import { crossDerived, deriveOwn, factFields } from './derive.ts';
 import { serialise } from './serialise.ts';
 import { hashText } from '../hash.ts';
 import { parseSource, sourceText } from './parse.ts';
-import { apiPaths } from '../paths.ts';
 import { fileStart, type Problems } from '../report/problems.ts';
 import { resolveEntry } from './resolve.ts';
 import { kindsOf, type RefSite, type SchemaSet } from '../schemas/schemas.ts';
@@ -115,7 +114,7 @@ export function factsKept(store: Store, files: SourceFile[], memory: Map<string,
  */
 export function settle(store: Store, schemas: SchemaSet, derived?: ReadonlySet<string>, kept = false): Set<string> {
   const stale = new Set<string>();
-  for (const [kind, info] of schemas.kinds) {
+  for (const kind of schemas.kinds.keys()) {
     const fields = crossDerived(kind);
     const fresh = !derived || derived.has(kind);
     for (const entry of store.valid(kind)) {
@@ -125,11 +124,7 @@ export function settle(store: Store, schemas: SchemaSet, derived?: ReadonlySet<s
         for (const field of fields) values[field] = entry.data[field];
         entry.derived = fields.length ? hashText(serialise(values)) : '';
       } else entry.derived = known?.derived;
-      entry.carry = undefined;
-      if (known !== undefined && entry.derived === known.derived)
-        entry.carry = info.byName
-          ? [apiPaths.record(kind, entry.id), apiPaths.record(kind, entry.name)]
-          : [apiPaths.record(kind, entry.id)];
+      entry.carry = known !== undefined && entry.derived === known.derived;
       if (!fresh && !entry.carry) stale.add(kind);
     }
   }

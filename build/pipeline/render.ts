@@ -117,16 +117,15 @@ function* recordFiles(kind: string, entries: Iterable<Entry>, ctx: Publishing, p
   const validate = ctx.validators.response.get(kind)!;
   for (const entry of entries) {
     if (progress.onRecord && ++progress.done % 250 === 0) progress.onRecord(progress.done, progress.total);
+    const idPath = apiPaths.record(kind, entry.id);
     if (entry.carry) {
       // Unchanged, and so are its derived fields: its published files stay as they are.
-      const [idPath, namePath] = entry.carry;
-      hashes.set(entry.id, carriedHash(published, idPath!));
+      hashes.set(entry.id, carriedHash(published, idPath));
       if (ctx.changes) continue;
-      yield carried(idPath!);
-      if (namePath) yield carried(namePath, idPath);
+      yield carried(idPath);
+      if (byName) yield carried(apiPaths.record(kind, entry.name), idPath);
       continue;
     }
-    const idPath = apiPaths.record(kind, entry.id);
     const before = problems.count;
     const whole = entry.partial ? unpark(entry, ctx) : entry.data;
     if (!whole || problems.count > before) continue; // its own problems say what is wrong with it

@@ -6,8 +6,10 @@ import type { Entry, Store } from '../store.ts';
 import { at } from './parse.ts';
 import { nearest, show } from '../report/hints.ts';
 
-export function resolve(store: Store, schemas: SchemaSet, problems: Problems): void {
+/** Resolves the records of every kind, or of `kinds`. */
+export function resolve(store: Store, schemas: SchemaSet, problems: Problems, kinds?: ReadonlySet<string>): void {
   for (const [kind, info] of schemas.kinds) {
+    if (kinds && !kinds.has(kind)) continue;
     for (const entry of store.valid(kind)) resolveEntry(store, info.refSites, entry, problems);
   }
 }
