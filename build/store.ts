@@ -19,6 +19,8 @@ export interface SourceFile {
   refused?: string;
   /** Hash of the text, once read or remembered: what tells a changed file from an unchanged one. */
   hash?: string;
+  /** The line of the live manifest's sources that gives this file's size, time and hash as they are. */
+  stampLine?: number;
   /** The text, while the build holds it. */
   text?: string;
   /**

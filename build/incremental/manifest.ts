@@ -12,7 +12,7 @@
 // Fields are separated by tabs. A path holding a tab, a newline or a leading '"' is written as a
 // JSON string.
 import fs from 'node:fs/promises';
-import type { Remembered, SourceStamp } from '../store.ts';
+import type { Remembered, SourceFile, SourceStamp } from '../store.ts';
 import { PATH_SCANS_BEFORE_INDEX } from '../tuning.ts';
 import { parseMemory } from './memory.ts';
 
@@ -34,8 +34,8 @@ export interface ManifestHeader {
 }
 
 export interface Manifest extends ManifestHeader {
-  /** The source files the tree was built from: size, modification time and hash of each. */
-  sources: Map<string, SourceStamp>;
+  /** The source files the tree was built from: size, modification time and hash of each (`stamp`). */
+  sources: FileList;
   /**
    * The files by which the other tree, as it was when this one was built (key `previous`), differs
    * from this one: its hash of each, or '' where it lacks the file. Every other file is the same.
@@ -57,41 +57,60 @@ export interface Files {
 const encode = (rel: string) => (/[\t\n\r]/.test(rel) || rel.startsWith('"') ? JSON.stringify(rel) : rel);
 const decode = (field: string) => (field.startsWith('"') ? (JSON.parse(field) as string) : field);
 
-/** The `f` line of a file. */
-const fileLine = (rel: string, hash: string) => `f\t${encode(rel)}\t${hash}\n`;
+/** The kinds of line listed by path: a tree's files, and the sources it was built from. */
+type Letter = 'f' | 's';
+/** A line of `letter` for `rel`: its hash (`f`), or its size, time and hash (`s`), after the path. */
+const pathLine = (letter: Letter, rel: string, rest: string) => `${letter}\t${encode(rel)}\t${rest}\n`;
+/** What an `s` line gives after its path; `FileList.stamp` reads it back. */
+export const stampText = ([size, mtimeMs, hash]: SourceStamp) => `${size}\t${mtimeMs}\t${hash}`;
 
 /**
- * `files`: the list of files as pairs, or as their lines, written already (`Lines`, or a list read
- * from a manifest). `memory`: the `r` lines, written already (memory.ts).
+ * `sources` and `files`: as pairs, or as their lines, written already (`Lines`, or a list read from a
+ * manifest). `memory`: the `r` lines, written already (memory.ts).
  */
 export function formatManifest(
   m: Omit<ManifestHeader, 'fileCount'> & {
-    sources: Iterable<[string, SourceStamp]>;
+    sources: Iterable<[string, SourceStamp]> | Lines;
     diff: Map<string, string>;
     files: Iterable<[string, string]> | Lines | FileList;
     memory: string;
   },
 ): string {
   const { key, tool, settings, records, previous } = m;
-  const lines = [''];
-  for (const [rel, [size, mtime, hash]] of m.sources) lines.push(`s\t${encode(rel)}\t${size}\t${mtime}\t${hash}\n`);
+  const sources = m.sources instanceof Lines ? m.sources : linesOf('s', m.sources, stampText);
+  const lines = ['', sources.text()];
   for (const [rel, hash] of m.diff) lines.push(`d\t${encode(rel)}\t${hash}\n`);
-  let files: Lines | FileList;
-  if (m.files instanceof Lines || m.files instanceof FileList) files = m.files;
-  else {
-    files = new Lines();
-    for (const [rel, hash] of m.files) files.add(rel, hash);
-  }
+  const files = m.files instanceof Lines || m.files instanceof FileList ? m.files : linesOf('f', m.files, (hash) => hash);
   lines.push(files.text(), m.memory);
   lines[0] = JSON.stringify({ format: FORMAT, key, tool, settings, records, fileCount: files.size, previous }) + '\n';
   return lines.join('');
 }
 
 /**
- * A tree's files as its manifest lists them, in order, read from the manifest's text where they lie:
- * no string is made for a line until it is asked for. Looked up by path, it answers at once when
- * asked in the order the files are listed, as a rebuild asks (what follows the last file found, the
- * line after that, or that file again); otherwise it searches the text (`search`).
+ * The `s` lines of `files`: for each file whose stamp is as a line of `live` gives it (`stampLine`),
+ * that line, taken as it is; a new line for each other file.
+ */
+export function sourceLines(files: readonly SourceFile[], live: FileList | undefined): Lines {
+  const lines = new Lines('s');
+  for (const f of files) {
+    if (live && f.stampLine !== undefined) lines.take(live, f.stampLine);
+    else lines.add(f.rel, stampText([f.size, f.mtimeMs, f.hash ?? '']));
+  }
+  return lines;
+}
+
+function linesOf<T>(letter: Letter, pairs: Iterable<[string, T]>, rest: (value: T) => string): Lines {
+  const lines = new Lines(letter);
+  for (const [rel, value] of pairs) lines.add(rel, rest(value));
+  return lines;
+}
+
+/**
+ * A tree's files (or the sources it was built from) as its manifest lists them, in order, read from
+ * the manifest's text where they lie: no string is made for a line until it is asked for. Looked up
+ * by path, it answers at once when asked in the order the lines are listed, as a rebuild asks (what
+ * follows the last line found, the line after that, or that line again); otherwise it searches the
+ * text (`search`).
  */
 export class FileList implements Files {
   readonly size: number;
@@ -101,26 +120,35 @@ export class FileList implements Files {
   private next = 0;
   private index?: Map<string, number>;
 
-  /** Undefined unless `text` is `count` well-formed `f` lines, each ended by a newline. */
-  static parse(text: string, count: number): FileList | undefined {
+  /**
+   * Undefined unless `text` is `count` well-formed lines of `letter` (any number, without `count`),
+   * each ended by a newline. An `s` line's "hash" is all it gives after its path: size, time and hash.
+   */
+  static parse(text: string, count?: number, letter: Letter = 'f'): FileList | undefined {
     if (text !== '' && !text.endsWith('\n')) return undefined;
-    const starts = new Int32Array(count + 1);
-    const hashes = new Int32Array(count);
-    let n = 0;
+    const code = letter.charCodeAt(0);
+    // After the path's tab, the fields an `s` line has before its hash.
+    const inner = letter === 's' ? 2 : 0;
+    const starts: number[] = [];
+    const hashes: number[] = [];
     for (let at = 0; at < text.length;) {
       const nl = text.indexOf('\n', at);
-      const tab = text.lastIndexOf('\t', nl - 1);
-      if (n === count || text.charCodeAt(at) !== 0x66 /* f */ || text.charCodeAt(at + 1) !== 9 || tab < at + 2) return undefined;
-      starts[n] = at + 2;
-      hashes[n++] = tab + 1;
+      const tab = text.indexOf('\t', at + 2);
+      if (hashes.length === count || text.charCodeAt(at) !== code || text.charCodeAt(at + 1) !== 9 || tab < 0 || tab > nl) return undefined;
+      let field = tab;
+      for (let k = 0; k < inner && field >= 0; k++) field = text.indexOf('\t', field + 1);
+      const extra = field < 0 ? -1 : text.indexOf('\t', field + 1);
+      if (field < 0 || field > nl || (extra >= 0 && extra < nl)) return undefined;
+      starts.push(at + 2);
+      hashes.push(tab + 1);
       at = nl + 1;
     }
-    if (n !== count) return undefined;
-    starts[n] = text.length + 2; // where the path of a line after the last would start
-    const list = new FileList(text, starts, hashes);
+    if (count !== undefined && hashes.length !== count) return undefined;
+    starts.push(text.length + 2); // where the path of a line after the last would start
+    const list = new FileList(text, Int32Array.from(starts), Int32Array.from(hashes), letter);
     // A path written as a JSON string must read as one.
     try {
-      for (let i = 0; i < n; i++) if (text.charCodeAt(starts[i]!) === 0x22 /* " */) list.rel(i);
+      for (let i = 0; i < hashes.length; i++) if (text.charCodeAt(starts[i]!) === 0x22 /* " */) list.rel(i);
     } catch {
       return undefined;
     }
@@ -131,6 +159,7 @@ export class FileList implements Files {
     private readonly source: string,
     starts: Int32Array,
     hashes: Int32Array,
+    readonly letter: Letter,
   ) {
     this.starts = starts;
     this.hashes = hashes;
@@ -144,6 +173,12 @@ export class FileList implements Files {
   /** The hash of line `i`. */
   hash(i: number): string {
     return this.source.slice(this.hashes[i]!, this.starts[i + 1]! - 3);
+  }
+  /** For an `s` line: its hash, if the size and time it gives are these. */
+  stamped(i: number, size: number, mtimeMs: number): string | undefined {
+    const fields = `${size}\t${mtimeMs}\t`;
+    const at = this.hashes[i]!;
+    return this.source.startsWith(fields, at) ? this.source.slice(at + fields.length, this.starts[i + 1]! - 3) : undefined;
   }
   /** Lines `from` to `to` (not included), as they are written. */
   lines(from: number, to: number): string {
@@ -180,7 +215,7 @@ export class FileList implements Files {
       for (let line = 0; line < this.size; line++) this.index.set(this.rel(line), line);
     }
     if (this.index) return this.index.get(rel) ?? -1;
-    const needle = `f\t${encode(rel)}\t`;
+    const needle = `${this.letter}\t${encode(rel)}\t`;
     let at = 0;
     if (!this.source.startsWith(needle)) {
       at = this.source.indexOf(`\n${needle}`) + 1;
@@ -223,10 +258,12 @@ export class FileList implements Files {
 }
 
 /**
- * A list of files being made, as its manifest will list it: files of its own, and runs of a list's
- * lines taken as they are (`take`), which cost nothing per line. Its text is made when asked for.
+ * A list of files (or sources) being made, as its manifest will list it: lines of its own, and runs
+ * of a list's lines taken as they are (`take`), which cost nothing per line. Its text is made when
+ * asked for.
  */
 export class Lines {
+  constructor(private readonly letter: Letter = 'f') {}
   size = 0;
   private readonly rels: string[] = [];
   private readonly hashes: string[] = [];
@@ -250,7 +287,7 @@ export class Lines {
     const parts: string[] = [];
     let own = 0;
     const ownUpTo = (at: number) => {
-      for (; own < at; own++) parts.push(fileLine(this.rels[own]!, this.hashes[own]!));
+      for (; own < at; own++) parts.push(pathLine(this.letter, this.rels[own]!, this.hashes[own]!));
     };
     for (const run of this.runs) {
       ownUpTo(run.at);
@@ -261,7 +298,7 @@ export class Lines {
   }
   /** The list, read back: for lookups and for going through it. */
   read(): FileList {
-    return FileList.parse(this.text(), this.size)!;
+    return FileList.parse(this.text(), this.size, this.letter)!;
   }
 }
 
@@ -270,35 +307,29 @@ export function parseManifest(text: string): Manifest | undefined {
   const end = text.indexOf('\n');
   const header = parseHeader(end < 0 ? text : text.slice(0, end));
   if (!header || end < 0) return undefined;
-  const sources = new Map<string, SourceStamp>();
-  const diff = new Map<string, string>();
   let at = end + 1;
-  // Field by field rather than split: there is a line per source.
-  const tab = (from: number, nl: number) => {
-    const i = text.indexOf('\t', from);
-    return i < 0 || i > nl ? -1 : i;
-  };
-  for (; at < text.length && text.charCodeAt(at) !== 0x66 /* f */ && text.charCodeAt(at) !== 0x72 /* r */;) {
+  // The `s` lines, one per source, read as a list of lines (FileList): no string is made for one
+  // until its file is looked up.
+  const first = at;
+  while (text.charCodeAt(at) === 0x73 /* s */) {
+    at = text.indexOf('\n', at) + 1;
+    if (at === 0) return undefined;
+  }
+  const sources = FileList.parse(text.slice(first, at), undefined, 's');
+  if (!sources) return undefined;
+  const diff = new Map<string, string>();
+  for (; at < text.length && text.charCodeAt(at) === 0x64 /* d */;) {
     const nl = text.indexOf('\n', at);
-    const t1 = nl < 0 ? -1 : tab(at + 2, nl);
-    if (t1 < 0 || text.charCodeAt(at + 1) !== 9 /* tab */) return undefined;
+    const tab = nl < 0 ? -1 : text.indexOf('\t', at + 2);
+    if (tab < 0 || tab > nl || text.charCodeAt(at + 1) !== 9 /* tab */) return undefined;
     try {
-      if (text.charCodeAt(at) === 0x73 /* s */) {
-        const t2 = tab(t1 + 1, nl);
-        const t3 = t2 < 0 ? -1 : tab(t2 + 1, nl);
-        if (t3 < 0) return undefined;
-        sources.set(decode(text.slice(at + 2, t1)), [
-          Number(text.slice(t1 + 1, t2)),
-          Number(text.slice(t2 + 1, t3)),
-          text.slice(t3 + 1, nl),
-        ]);
-      } else if (text.charCodeAt(at) === 0x64 /* d */) diff.set(decode(text.slice(at + 2, t1)), text.slice(t1 + 1, nl));
-      else return undefined;
+      diff.set(decode(text.slice(at + 2, tab)), text.slice(tab + 1, nl));
     } catch {
       return undefined; // a path that is not a JSON string after all
     }
     at = nl + 1;
   }
+  if (at < text.length && text.charCodeAt(at) !== 0x66 /* f */ && text.charCodeAt(at) !== 0x72 /* r */) return undefined;
   // The `f` lines end where the `r` lines start (a path holding a newline is a JSON string); found
   // only when either is asked for, as a no-op asks for neither.
   let memoryStart: number | undefined;

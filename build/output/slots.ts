@@ -5,8 +5,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { readManifest, readManifestHeader, type Manifest, type ManifestHeader } from '../incremental/manifest.ts';
-import type { SourceStamp } from '../store.ts';
+import { readManifest, readManifestHeader, type Lines, type Manifest, type ManifestHeader } from '../incremental/manifest.ts';
 
 /**
  * What a tree is built from, as its manifest records it. The files are given to `commit`, which asks
@@ -16,7 +15,8 @@ export interface Inputs {
   key: string;
   tool: string;
   settings: string;
-  sources: Iterable<[string, SourceStamp]>;
+  /** The manifest's `s` lines (incremental/manifest.ts, `sourceLines`). */
+  sources: Lines;
   records: Record<string, number>;
   /** The manifest's `r` lines (incremental/memory.ts). */
   memory: string;

@@ -3,17 +3,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { baseUrlFromEnv, checkBaseUrl } from '../config.ts';
-import { discover, stampOf, type Listing } from './discover.ts';
+import { discover, type Listing } from './discover.ts';
 import { hashText } from '../hash.ts';
 import { readUnhashed } from './parse.ts';
 import { formatMemory } from '../incremental/memory.ts';
+import { sourceLines } from '../incremental/manifest.ts';
 import { layout, openTree, readLive, readLiveHeader, type Inputs, type Live, type Tree } from '../output/trees.ts';
 import { checkOutput } from '../output/guard.ts';
 import { apiPaths, defaultDataDir, defaultOutDir, hostRuleFiles, projectRoot, relativeTo } from '../paths.ts';
 import { explorerFiles, sourceHash as explorerSourceHash } from '../site/explorer.ts';
 import { ENTRY as hostCodeEntry, hostCodeFiles } from '../site/host-code.ts';
 import { BuildFailed, Problems } from '../report/problems.ts';
-import type { Entry, Remembered, SourceFile, SourceStamp, Store } from '../store.ts';
+import type { Entry, Remembered, SourceFile, Store } from '../store.ts';
 import type { OutputFile } from '../output/plan.ts';
 import type { Context as RecordStage } from './facts.ts';
 import { loadSchemas, type SchemaSet } from '../schemas/schemas.ts';
@@ -422,7 +423,7 @@ async function publish(
       key: src.keyNow ?? buildKey(src.files, ctx.baseUrl, options.pretty ?? false),
       tool: ctx.tool,
       settings: ctx.settings,
-      sources: src.files.map((f): [string, SourceStamp] => [f.rel, stampOf(f)]),
+      sources: sourceLines(src.files, src.seen?.manifest?.sources),
       records: counts(store),
       memory: formatMemory(store),
     });

@@ -7,7 +7,8 @@ import fg from 'fast-glob';
 import { UsageError } from '../config.ts';
 import { relativeTo } from '../paths.ts';
 import { fileStart, type Problem, type Problems } from '../report/problems.ts';
-import type { SourceFile, SourceStamp } from '../store.ts';
+import type { FileList } from '../incremental/manifest.ts';
+import type { SourceFile } from '../store.ts';
 
 export const SOURCE_EXTENSIONS = ['yaml', 'yml', 'json'];
 const SOURCE_NAME = new RegExp(`^[^.].*\\.(${SOURCE_EXTENSIONS.join('|')})$`);
@@ -15,7 +16,6 @@ const SOURCE_NAME = new RegExp(`^[^.].*\\.(${SOURCE_EXTENSIONS.join('|')})$`);
 /** Past this a file is refused rather than parsed: no record needs it. */
 export const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
-export const stampOf = (file: SourceFile): SourceStamp => [file.size, file.mtimeMs, file.hash ?? ''];
 
 /** A source file as listed: `<kind>/<file>`, with its size and modification time. */
 interface Listed {
@@ -136,16 +136,11 @@ function kindEntry({ sources, others }: Listing, name: string, abs: string, what
 }
 
 /**
- * Every source file of the data folder. A file whose size and modification time match `known` (the
- * stamps the live tree was built from) takes its remembered hash; others are hashed when read.
- * `listed` is told what the folder held.
+ * Every source file of the data folder. A file whose size and modification time match its line of
+ * `known` (the sources the live tree was built from) takes its remembered hash, and the line
+ * (`stampLine`); others are hashed when read. `listed` is told what the folder held.
  */
-export function discover(
-  dataDir: string,
-  problems: Problems,
-  known: ReadonlyMap<string, SourceStamp> = new Map(),
-  listed?: (listing: Listing) => void,
-): SourceFile[] {
+export function discover(dataDir: string, problems: Problems, known?: FileList, listed?: (listing: Listing) => void): SourceFile[] {
   // A mistyped folder is not an empty world: building it would replace every record with none.
   if (!fs.statSync(dataDir, { throwIfNoEntry: false })?.isDirectory())
     throw new UsageError(`the data folder ${dataDir} does not exist (or is not a folder)`);
@@ -180,11 +175,19 @@ export function discover(
       size,
       mtimeMs,
     };
-    const stamp = known.get(file.rel);
     if (size > MAX_FILE_BYTES) refuse(file, problems);
-    else if (stamp && stamp[0] === size && stamp[1] === mtimeMs) file.hash = stamp[2];
+    else if (known) stamped(file, known);
     return file;
   });
+}
+
+/** The remembered hash of a file whose size and time are as the live tree's sources give them. */
+function stamped(file: SourceFile, known: FileList): void {
+  const line = known.indexOf(file.rel);
+  const hash = line < 0 ? undefined : known.stamped(line, file.size, file.mtimeMs);
+  if (hash === undefined) return;
+  file.hash = hash;
+  file.stampLine = line;
 }
 
 function refuse(file: SourceFile, problems: Problems): void {
