@@ -16,7 +16,6 @@ const SOURCE_NAME = new RegExp(`^[^.].*\\.(${SOURCE_EXTENSIONS.join('|')})$`);
 /** Past this a file is refused rather than parsed: no record needs it. */
 export const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
-
 /** A source file as listed: `<kind>/<file>`, with its size and modification time. */
 interface Listed {
   path: string;
