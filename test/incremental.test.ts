@@ -269,6 +269,32 @@ describe('incremental builds', () => {
     expect(await treesMatchManifests(out)).toBe(2);
   });
 
+  it('report, when a rebuild given only its changes fails, the problems a clean build reports', async () => {
+    const w = await fixtureWorld();
+    const sorted = (problems: Awaited<ReturnType<typeof buildProblems>>) =>
+      problems.map((p) => `${p.file}:${p.line ?? ''}:${p.column ?? ''} ${p.message}`).sort();
+    await buildWorld({ dataDir: w.data, outDir: w.out });
+    // A second build, so that the tree written next was built beside the live one.
+    edit(path.join(w.data, 'move/quick-strike.yaml'), /^power: 95$/m, 'power: 90');
+    await buildWorld({ dataDir: w.data, outDir: w.out });
+    // The version group keeps its file and id, but not its name: every record naming it refers to
+    // nothing, forms among them, whose kind no derivation of a version group reads.
+    edit(path.join(w.data, 'version-group/tide-ember.yaml'), /^name: tide-ember$/m, 'name: tide-flame');
+    const rebuilt = sorted(await buildProblems({ dataDir: w.data, outDir: w.out }));
+    const cleanOut = path.join(await tempDir(), 'dist');
+    const fromNothing = sorted(await buildProblems({ dataDir: w.data, outDir: cleanOut }));
+    expect(fromNothing.filter((p) => /creature-form\/.* there is no version-group named "tide-ember"/.test(p))).toHaveLength(2);
+    expect(rebuilt).toEqual(fromNothing);
+    // The same for an item, which forms name outside their facts.
+    edit(path.join(w.data, 'version-group/tide-ember.yaml'), /^name: tide-flame$/m, 'name: tide-ember');
+    await buildWorld({ dataDir: w.data, outDir: w.out });
+    edit(path.join(w.data, 'item/emberite.yaml'), /^name: emberite$/m, 'name: emberstone');
+    const itemRebuilt = sorted(await buildProblems({ dataDir: w.data, outDir: w.out }));
+    const itemFromNothing = sorted(await buildProblems({ dataDir: w.data, outDir: path.join(await tempDir(), 'dist') }));
+    expect(itemFromNothing.filter((p) => /creature-form\/.* there is no item named "emberite"/.test(p)).length).toBeGreaterThan(0);
+    expect(itemRebuilt).toEqual(itemFromNothing);
+  });
+
   it('reads every record again when the live manifest lacks files it lists', async () => {
     const w = await fixtureWorld();
     const first = await buildWorld({ dataDir: w.data, outDir: w.out });

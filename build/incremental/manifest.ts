@@ -34,7 +34,7 @@ export interface ManifestHeader {
 }
 
 export interface Manifest extends ManifestHeader {
-  /** The source files the tree was built from: size, modification time and hash of each (`stamp`). */
+  /** The source files the tree was built from: size, modification time and hash of each (`FileList.stamped`). */
   sources: FileList;
   /**
    * The files by which the other tree, as it was when this one was built (key `previous`), differs
@@ -61,7 +61,7 @@ const decode = (field: string) => (field.startsWith('"') ? (JSON.parse(field) as
 type Letter = 'f' | 's';
 /** A line of `letter` for `rel`: its hash (`f`), or its size, time and hash (`s`), after the path. */
 const pathLine = (letter: Letter, rel: string, rest: string) => `${letter}\t${encode(rel)}\t${rest}\n`;
-/** What an `s` line gives after its path; `FileList.stamp` reads it back. */
+/** What an `s` line gives after its path; `FileList.stamped` reads it back. */
 export const stampText = ([size, mtimeMs, hash]: SourceStamp) => `${size}\t${mtimeMs}\t${hash}`;
 
 /**
@@ -114,7 +114,7 @@ function linesOf<T>(letter: Letter, pairs: Iterable<[string, T]>, rest: (value: 
  */
 export class FileList implements Files {
   readonly size: number;
-  /** Where each line starts (at its path, after `f\t`), and where its hash starts (after the tab). */
+  /** Where each line starts (at its path, after the letter and tab), and where its hash starts (after the tab). */
   private readonly starts: Int32Array;
   private readonly hashes: Int32Array;
   private next = 0;
@@ -308,8 +308,8 @@ export function parseManifest(text: string): Manifest | undefined {
   const header = parseHeader(end < 0 ? text : text.slice(0, end));
   if (!header || end < 0) return undefined;
   let at = end + 1;
-  // The `s` lines, one per source, read as a list of lines (FileList): no string is made for one
-  // until its file is looked up.
+  // The `s` lines, one per source, read as a list of lines (FileList): a line's fields are read
+  // where they lie when its file is looked up.
   const first = at;
   while (text.charCodeAt(at) === 0x73 /* s */) {
     at = text.indexOf('\n', at) + 1;

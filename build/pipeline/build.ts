@@ -297,10 +297,12 @@ async function render(ctx: Context, src: Sources, stages: Stages, checked: Check
   const { store, tree, cache } = checked;
   const { read } = checked;
   // When every record keeps its facts, only the files of records read again can change: the tree
-  // built beside the live one is given those alone. Then only the kinds read again, and those their
-  // derived fields read, are resolved: no other record's references are published or derived from.
+  // built beside the live one is given those alone. Then, unless checking found a problem, only the
+  // kinds read again, and those their derived fields read, are resolved: no other record's
+  // references are published or derived from, and each still finds the ids and names it found. A
+  // problem may be a record that lost its name, whose referrers a clean build reports.
   const changes = checked.kept && !!tree?.beside && !ctx.options.plain;
-  const resolved = changes ? stages.derive.readBy(read!) : undefined;
+  const resolved = changes && ctx.problems.count === 0 ? stages.derive.readBy(read!) : undefined;
   // With problems, the build goes on only to find the rest of them.
   ctx.timed('resolve', stages.resolve.resolve(store, schemas, ctx.problems, resolved));
   ctx.timed('derive', deriveAndSettle(stages, checked, schemas, ctx.problems));

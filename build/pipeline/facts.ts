@@ -10,8 +10,8 @@
 // facts and a hash of its derived fields. A rebuild reads only the files that changed; every other
 // record enters with its facts alone and, when its derived fields come out as before, keeps its
 // published files, carried over from the live tree — otherwise it is read from its file when
-// published. When records are removed or renumbered, every kind that may refer to theirs is read
-// again, so that those references are resolved, or reported, anew.
+// published. When records are removed, renumbered or renamed, every kind that may refer to theirs
+// is read again, so that those references are resolved, or reported, anew.
 import { crossDerived, deriveOwn, factFields } from './derive.ts';
 import { serialise } from './serialise.ts';
 import { hashText } from '../hash.ts';
@@ -52,7 +52,7 @@ const kindOfPath = (rel: string) => rel.split('/').at(-2) ?? '';
 
 /**
  * Decides which files are read — the changed ones, and every file of a kind that may refer to a kind
- * whose records were removed or renumbered. The others get what was remembered of them (`known`).
+ * whose records were removed, renumbered or renamed. The others get what was remembered of them (`known`).
  * Returns the kinds with a record read again or removed.
  */
 export function reuse(files: SourceFile[], memory: Map<string, Remembered>, schemas: SchemaSet, problems: Problems): Set<string> {
@@ -65,9 +65,12 @@ export function reuse(files: SourceFile[], memory: Map<string, Remembered>, sche
     const present = new Set(files.map((f) => f.rel));
     for (const rel of memory.keys()) if (!present.has(rel)) moved.add(kindOfPath(rel));
   }
+  // A record renumbered, or renamed (its name is no longer its file's, which is a problem): the
+  // records that name it are read again, for the problems a clean build finds in them.
   for (const file of changed) {
     const before = memory.get(file.rel);
-    if (before && (file.parsed?.value as Data | undefined)?.id !== before.id) moved.add(file.kind);
+    const now = file.parsed?.value as Data | undefined;
+    if (before && (now?.id !== before.id || now?.name !== file.stem)) moved.add(file.kind);
   }
   const referring = new Set(
     [...schemas.kinds.values()]

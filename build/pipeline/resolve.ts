@@ -1,5 +1,6 @@
-// Stage 4, resolve: turn every reference an author wrote (a name or an id) into a NamedRef {name, url}.
-// It runs after every record is loaded, so a reference's target may live in any file.
+// Stage 4, resolve: turn every reference an author wrote (a name or an id) into a NamedRef {name, url},
+// in every kind, or in the kinds a rebuild given only its changes needs (build.ts, `render`). It runs
+// after every record is loaded, so a reference's target may live in any file.
 import { pointerOf, type Problems } from '../report/problems.ts';
 import type { RefSite, SchemaSet } from '../schemas/schemas.ts';
 import type { Entry, Store } from '../store.ts';
