@@ -121,34 +121,35 @@ export class FileList implements Files {
   private index?: Map<string, number>;
 
   /**
-   * Undefined unless `text` is `count` well-formed lines of `letter` (any number, without `count`),
-   * each ended by a newline. An `s` line's "hash" is all it gives after its path: size, time and hash.
+   * Undefined unless `text` is `count` well-formed lines of `letter`, each ended by a newline. An `s`
+   * line's "hash" is all it gives after its path: size, time and hash.
    */
-  static parse(text: string, count?: number, letter: Letter = 'f'): FileList | undefined {
+  static parse(text: string, count: number, letter: Letter = 'f'): FileList | undefined {
     if (text !== '' && !text.endsWith('\n')) return undefined;
     const code = letter.charCodeAt(0);
     // After the path's tab, the fields an `s` line has before its hash.
     const inner = letter === 's' ? 2 : 0;
-    const starts: number[] = [];
-    const hashes: number[] = [];
+    const starts = new Int32Array(count + 1);
+    const hashes = new Int32Array(count);
+    let n = 0;
     for (let at = 0; at < text.length;) {
       const nl = text.indexOf('\n', at);
       const tab = text.indexOf('\t', at + 2);
-      if (hashes.length === count || text.charCodeAt(at) !== code || text.charCodeAt(at + 1) !== 9 || tab < 0 || tab > nl) return undefined;
+      if (n === count || text.charCodeAt(at) !== code || text.charCodeAt(at + 1) !== 9 || tab < 0 || tab > nl) return undefined;
+      // The line's last tab is the one before its hash.
       let field = tab;
       for (let k = 0; k < inner && field >= 0; k++) field = text.indexOf('\t', field + 1);
-      const extra = field < 0 ? -1 : text.indexOf('\t', field + 1);
-      if (field < 0 || field > nl || (extra >= 0 && extra < nl)) return undefined;
-      starts.push(at + 2);
-      hashes.push(tab + 1);
+      if (field < 0 || text.lastIndexOf('\t', nl - 1) !== field) return undefined;
+      starts[n] = at + 2;
+      hashes[n++] = tab + 1;
       at = nl + 1;
     }
-    if (count !== undefined && hashes.length !== count) return undefined;
-    starts.push(text.length + 2); // where the path of a line after the last would start
-    const list = new FileList(text, Int32Array.from(starts), Int32Array.from(hashes), letter);
+    if (n !== count) return undefined;
+    starts[n] = text.length + 2; // where the path of a line after the last would start
+    const list = new FileList(text, starts, hashes, letter);
     // A path written as a JSON string must read as one.
     try {
-      for (let i = 0; i < hashes.length; i++) if (text.charCodeAt(starts[i]!) === 0x22 /* " */) list.rel(i);
+      for (let i = 0; i < n; i++) if (text.charCodeAt(starts[i]!) === 0x22 /* " */) list.rel(i);
     } catch {
       return undefined;
     }
@@ -159,7 +160,7 @@ export class FileList implements Files {
     private readonly source: string,
     starts: Int32Array,
     hashes: Int32Array,
-    readonly letter: Letter,
+    private readonly letter: Letter,
   ) {
     this.starts = starts;
     this.hashes = hashes;
@@ -311,11 +312,12 @@ export function parseManifest(text: string): Manifest | undefined {
   // The `s` lines, one per source, read as a list of lines (FileList): a line's fields are read
   // where they lie when its file is looked up.
   const first = at;
-  while (text.charCodeAt(at) === 0x73 /* s */) {
+  let count = 0;
+  for (; text.charCodeAt(at) === 0x73 /* s */; count++) {
     at = text.indexOf('\n', at) + 1;
     if (at === 0) return undefined;
   }
-  const sources = FileList.parse(text.slice(first, at), undefined, 's');
+  const sources = FileList.parse(text.slice(first, at), count, 's');
   if (!sources) return undefined;
   const diff = new Map<string, string>();
   for (; at < text.length && text.charCodeAt(at) === 0x64 /* d */;) {

@@ -294,8 +294,7 @@ async function compute(ctx: Context, src: Sources): Promise<BuildResult> {
 /** Resolves, derives and renders the records checked, then publishes them (or, with `--check`, only renders them). */
 async function render(ctx: Context, src: Sources, stages: Stages, checked: Checked): Promise<BuildResult> {
   const { schemas, validators } = schemaSet();
-  const { store, tree, cache } = checked;
-  const { read } = checked;
+  const { store, tree, cache, read } = checked;
   // When every record keeps its facts, only the files of records read again can change: the tree
   // built beside the live one is given those alone. Then, unless checking found a problem, only the
   // kinds read again, and those their derived fields read, are resolved: no other record's
