@@ -31,7 +31,7 @@ export interface Join {
 }
 
 /** Where a piece of a joined file comes from: a part's own file, or a range of bytes of the live tree's joined file. */
-export type Piece = { rel: string } | { start: number; end: number };
+type Piece = { rel: string } | { start: number; end: number };
 
 /**
  * A rebuild's joined file as pieces: each part whose bytes the live tree's joined file holds
@@ -43,13 +43,8 @@ export type Piece = { rel: string } | { start: number; end: number };
 export function joinPieces(join: Join, liveHash: string | undefined, live: { get(rel: string): string | undefined }): Piece[] | undefined {
   if (join.compact || !join.hashes || liveHash === undefined) return undefined;
   const before = join.parts.map((rel) => live.get(rel));
-  if (
-    joinedHash(
-      before.filter((h) => h !== undefined),
-      false,
-    ) !== liveHash
-  )
-    return undefined;
+  const held = before.filter((h) => h !== undefined);
+  if (joinedHash(held, false) !== liveHash) return undefined;
   const pieces: Piece[] = [];
   let offset = 0;
   join.parts.forEach((rel, i) => {

@@ -19,6 +19,7 @@ import {
   removals,
   sizeOf,
   type FileOp,
+  type Before,
   type Holding,
   type Last,
   type OutputFile,
@@ -34,7 +35,7 @@ import { PLAIN_MARK, PLAIN_MARK_TEXT } from './guard.ts';
 export { hashBody, type OutputFile } from './plan.ts';
 export { Busy, layout, readLive, readLiveHeader, type Inputs, type Live } from './slots.ts';
 
-export interface PublishResult {
+interface PublishResult {
   files: number;
   /** Set when the output equals the live tree: nothing was written and nothing swapped. */
   unchanged?: number;
@@ -168,8 +169,8 @@ export async function openTree(outDir: string, known?: Live, started?: Writer): 
     commit: async (id, files, { plain = false, changes = false } = {}) => {
       let done = false;
       try {
-        const publisher = new Publisher(outDir, trees, writer);
-        const result = await (changes ? publisher.publishChanges(id, files) : publisher.publish(id, files, plain));
+        const publisher = new Publisher(outDir, trees, writer, id);
+        const result = await (changes ? publisher.publishChanges(files) : publisher.publish(files, plain));
         done = true;
         plainDone = plain;
         return result;
@@ -248,28 +249,26 @@ class Publisher {
   /** Paths of the live tree this one holds too, and the paths it lacks. */
   private shared = 0;
   private readonly added: string[] = [];
-  private inputs: (() => Inputs) | undefined;
   /** Files handed to the writer before they are listed in `lines`, by path, with their hashes (`publishChanges`). */
   private readonly handed = new Map<string, string>();
   /** Files joined from others (plan.ts), placed once every other file is: their parts are then in the tree. */
   private readonly joins: Array<FileOp & { op: 'join' }> = [];
+  private readonly before: Before;
 
   constructor(
     private readonly outDir: string,
     private readonly t: Opened,
     private readonly writer: Writer,
+    private readonly inputs: () => Inputs,
   ) {
     this.diff = t.liveManifest ? new Map() : undefined;
+    this.before = { live: t.liveFiles, existing: t.existing };
   }
 
-  async publish(inputs: () => Inputs, files: Iterable<OutputFile>, plain: boolean): Promise<PublishResult> {
-    this.inputs = inputs;
-    try {
+  async publish(files: Iterable<OutputFile>, plain: boolean): Promise<PublishResult> {
+    await this.orGiveUp(async () => {
       for (const file of files) await this.take(file);
-    } catch (err) {
-      await this.giveUp(err);
-      throw err;
-    }
+    });
     const { liveManifest, liveFiles } = this.t;
     if (!this.diverged && !plain && liveManifest && liveFiles!.size === this.result.files) return this.keepLive();
     await this.finish(plain);
@@ -282,22 +281,18 @@ class Publisher {
    * live one only where the live manifest's `diff` says, so those files and the given ones are all
    * that is looked at: nothing goes through every file of the tree.
    */
-  async publishChanges(inputs: () => Inputs, files: Iterable<OutputFile>): Promise<PublishResult> {
+  async publishChanges(files: Iterable<OutputFile>): Promise<PublishResult> {
     const { liveManifest, liveFiles: live } = this.t;
     if (!this.t.beside || !live) throw new Error('only a tree built beside the live one is given its changes alone');
-    this.inputs = inputs;
     const planned: Planned[] = [];
-    try {
-      for (const file of files) planned.push(this.planChange(file, live));
-    } catch (err) {
-      await this.giveUp(err);
-      throw err;
-    }
+    await this.orGiveUp(() => {
+      for (const file of files) planned.push(this.planChange(file));
+    });
     const changed = planned.filter((p) => p.was !== p.hash);
     this.result.files = this.shared = live.size;
     this.result.bytes = live.bytes() + changed.reduce((n, p) => n + sizeOf(p.hash) - sizeOf(p.was!), 0);
     if (changed.length === 0) return this.keepLive();
-    try {
+    await this.orGiveUp(async () => {
       await this.diverge();
       for (const p of planned) if (p.op) this.handOver(p.op, p.hash);
       // The files the live tree's build changed, which this tree still holds as they were before it.
@@ -306,10 +301,7 @@ class Publisher {
         const hash = given.has(rel) ? undefined : live.get(rel);
         if (hash !== undefined) this.handOver(fromLive(rel, this.t.existing), hash);
       }
-    } catch (err) {
-      await this.giveUp(err);
-      throw err;
-    }
+    });
     // The live list, with the lines of the files that changed made anew.
     let next = 0;
     for (const p of changed.sort((a, b) => a.line - b.line)) {
@@ -324,8 +316,8 @@ class Publisher {
   }
 
   /** The plan of a file given as a change: one the live tree holds, at the same path. */
-  private planChange(file: OutputFile, live: FileList): Planned {
-    const planned = planFile(file, { live, existing: this.t.existing }, this.last);
+  private planChange(file: OutputFile): Planned {
+    const planned = planFile(file, this.before, this.last);
     if (planned.was === undefined) throw lacking(planned.rel);
     this.last = { rel: planned.rel, hash: planned.hash };
     return planned;
@@ -340,13 +332,13 @@ class Publisher {
   /** Same bytes as the live tree: its manifest records the new inputs, and no file is written. */
   private async keepLive(): Promise<PublishResult> {
     const { previous, diff } = this.t.liveManifest!;
-    await putManifest(this.t.where, this.t.live as Slot, formatManifest({ ...this.inputs!(), previous, diff, files: this.t.liveFiles! }));
+    await putManifest(this.t.where, this.t.live as Slot, formatManifest({ ...this.inputs(), previous, diff, files: this.t.liveFiles! }));
     return { ...this.result, unchanged: this.result.files };
   }
 
   /** Plans one file and applies the plan, counting it and listing it for the manifest. */
   private async take(file: OutputFile): Promise<void> {
-    const planned = planFile(file, { live: this.t.liveFiles, existing: this.t.existing }, this.last);
+    const planned = planFile(file, this.before, this.last);
     const { rel, hash, was, line } = planned;
     if (was === hash) this.lines.take(this.t.liveFiles!, line);
     else this.lines.add(rel, hash);
@@ -405,7 +397,7 @@ class Publisher {
     if (this.diff && this.shared < liveFiles!.size) for (const [rel, hash] of liveFiles!) if (!this.holds(rel)) this.diff.set(rel, hash);
     const other = { previous: liveManifest?.key ?? '', diff: this.diff ?? new Map<string, string>() };
     // The tree's manifest is made while the writer places the last files.
-    const text = plain ? undefined : formatManifest({ ...this.inputs!(), ...other, files: this.lines });
+    const text = plain ? undefined : formatManifest({ ...this.inputs(), ...other, files: this.lines });
     await this.placed();
     await this.placeJoins();
     const gone = removals(this.t.existing, this.holds, !!liveFiles && this.shared === liveFiles.size, this.added);
@@ -420,11 +412,10 @@ class Publisher {
   /** Waits for every file handed to the writer; a failure ends the build. */
   private async placed(): Promise<void> {
     await this.writer.flush();
-    const failed = this.failure();
-    if (failed) {
-      await this.giveUp(failed);
-      throw failed;
-    }
+    await this.orGiveUp(() => {
+      const failed = this.failure();
+      if (failed) throw failed;
+    });
   }
 
   /** The joined files, made from the tree's files once they are all in place. */
@@ -467,6 +458,16 @@ class Publisher {
       if (name !== path.basename(where.lock)) await fs.rm(path.join(where.root, name), { recursive: true, force: true });
   }
 
+  /** Runs `work`; should it fail, the build gives up (`giveUp`) before the error goes on. */
+  private async orGiveUp<T>(work: () => T | Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      await this.giveUp(err);
+      throw err;
+    }
+  }
+
   /**
    * The build failed part way (a problem found while publishing, a failed write). A first build
    * leaves nothing behind, and neither does one the disk had no room for: its files would keep the
@@ -502,7 +503,7 @@ class Publisher {
       else state.set(rel, was);
     }
     for (const target of this.writer.failed.keys()) state.delete(path.relative(tree, target).split(path.sep).join('/'));
-    const unfinished = { key: '', tool: this.inputs!().tool, settings: '', sources: [], records: {}, memory: '' };
+    const unfinished = { key: '', tool: this.inputs().tool, settings: '', sources: [], records: {}, memory: '' };
     await putManifest(this.t.where, this.t.slot, formatManifest({ ...unfinished, previous: '', diff: new Map(), files: state }));
   }
 }
