@@ -13,7 +13,7 @@ export const PLAIN_MARK = '.crs-build';
 export const PLAIN_MARK_TEXT = 'Written by the Creature Reference Service build: the next build replaces this folder whole.\n';
 
 /** What stands at the output path, once it is known to be the build's to replace. */
-export type OutputState = 'none' | 'empty' | 'linked' | 'plain';
+type OutputState = 'none' | 'empty' | 'linked' | 'plain';
 
 /**
  * The names a build keeps in the folder beside its output (`.dist-builds/`); anything else there is

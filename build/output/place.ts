@@ -20,7 +20,7 @@ export interface Op {
 /** A part of a joined file: a file, each followed by a newline, or a range of another file's bytes (newlines included). */
 export type JoinPart = string | { file: string; start: number; end: number };
 
-export function placeOp(op: Op): void {
+function placeOp(op: Op): void {
   if (op.replace) fs.rmSync(op.path, { force: true });
   if (op.from !== undefined) fs.linkSync(op.from, op.path);
   else if (op.join) joinFiles(op.path, op.join.parts, op.join.compact);
