@@ -57,9 +57,9 @@ export interface Files {
 const encode = (rel: string) => (/[\t\n\r]/.test(rel) || rel.startsWith('"') ? JSON.stringify(rel) : rel);
 const decode = (field: string) => (field.startsWith('"') ? (JSON.parse(field) as string) : field);
 
-/** The kinds of line listed by path: a tree's files, and the sources it was built from. */
-type Letter = 'f' | 's';
-/** A line of `letter` for `rel`: its hash (`f`), or its size, time and hash (`s`), after the path. */
+/** The kinds of line listed by path: a tree's files, the sources it was built from, and how the other tree differs. */
+type Letter = 'f' | 's' | 'd';
+/** A line of `letter` for `rel`: its hash (`f`, `d`), or its size, time and hash (`s`), after the path. */
 const pathLine = (letter: Letter, rel: string, rest: string) => `${letter}\t${encode(rel)}\t${rest}\n`;
 /** What an `s` line gives after its path; `FileList.stamped` reads it back. */
 export const stampText = ([size, mtimeMs, hash]: SourceStamp) => `${size}\t${mtimeMs}\t${hash}`;
@@ -79,7 +79,7 @@ export function formatManifest(
   const { key, tool, settings, records, previous } = m;
   const sources = m.sources instanceof Lines ? m.sources : linesOf('s', m.sources, stampText);
   const lines = ['', sources.text()];
-  for (const [rel, hash] of m.diff) lines.push(`d\t${encode(rel)}\t${hash}\n`);
+  for (const [rel, hash] of m.diff) lines.push(pathLine('d', rel, hash));
   const files = m.files instanceof Lines || m.files instanceof FileList ? m.files : linesOf('f', m.files, (hash) => hash);
   lines.push(files.text(), m.memory);
   lines[0] = JSON.stringify({ format: FORMAT, key, tool, settings, records, fileCount: files.size, previous }) + '\n';
@@ -308,29 +308,12 @@ export function parseManifest(text: string): Manifest | undefined {
   const end = text.indexOf('\n');
   const header = parseHeader(end < 0 ? text : text.slice(0, end));
   if (!header || end < 0) return undefined;
-  let at = end + 1;
   // The `s` lines, one per source, read as a list of lines (FileList): a line's fields are read
   // where they lie when its file is looked up.
-  const first = at;
-  let count = 0;
-  for (; text.charCodeAt(at) === 0x73 /* s */; count++) {
-    at = text.indexOf('\n', at) + 1;
-    if (at === 0) return undefined;
-  }
-  const sources = FileList.parse(text.slice(first, at), count, 's');
-  if (!sources) return undefined;
-  const diff = new Map<string, string>();
-  for (; at < text.length && text.charCodeAt(at) === 0x64 /* d */;) {
-    const nl = text.indexOf('\n', at);
-    const tab = nl < 0 ? -1 : text.indexOf('\t', at + 2);
-    if (tab < 0 || tab > nl || text.charCodeAt(at + 1) !== 9 /* tab */) return undefined;
-    try {
-      diff.set(decode(text.slice(at + 2, tab)), text.slice(tab + 1, nl));
-    } catch {
-      return undefined; // a path that is not a JSON string after all
-    }
-    at = nl + 1;
-  }
+  const sources = linesAt(text, end + 1, 's');
+  const diff = sources && linesAt(text, sources.end, 'd');
+  if (!sources || !diff) return undefined;
+  const at = diff.end;
   if (at < text.length && text.charCodeAt(at) !== 0x66 /* f */ && text.charCodeAt(at) !== 0x72 /* r */) return undefined;
   // The `f` lines end where the `r` lines start (a path holding a newline is a JSON string); found
   // only when either is asked for, as a no-op asks for neither.
@@ -341,12 +324,24 @@ export function parseManifest(text: string): Manifest | undefined {
   // The `f` lines; no list unless they are as many as the header says (a list cut short, or edited).
   return {
     ...header,
-    sources,
-    diff,
+    sources: sources.list,
+    diff: new Map(diff.list),
     files: () =>
       (files === undefined ? (files = FileList.parse(text.slice(at, memoryAt()), header.fileCount) ?? null) : files) ?? undefined,
     memory: () => (memory === undefined ? (memory = parseMemory(text, memoryAt()) ?? null) : memory) ?? undefined,
   };
+}
+
+/** The lines of `letter` from `at` on, as a list, and where they end; undefined if one is damaged. */
+function linesAt(text: string, at: number, letter: Letter): { list: FileList; end: number } | undefined {
+  let end = at;
+  let count = 0;
+  for (; text.charCodeAt(end) === letter.charCodeAt(0); count++) {
+    end = text.indexOf('\n', end) + 1;
+    if (end === 0) return undefined;
+  }
+  const list = FileList.parse(text.slice(at, end), count, letter);
+  return list && { list, end };
 }
 
 function parseHeader(line: string): ManifestHeader | undefined {
