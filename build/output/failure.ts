@@ -29,11 +29,11 @@ export class OutputFailed extends Error {
   }
 }
 
-/** An error of the file system met while writing the output, as the one message to end with; otherwise undefined. */
-export function outputFailure(err: unknown): OutputFailed | undefined {
+/** An error of the file system met while writing the output, as the one message to end with; any other error as it is. */
+export function outputFailure(err: unknown): unknown {
   if (err instanceof OutputFailed) return err;
   const { code, path } = (err ?? {}) as NodeJS.ErrnoException;
-  return code && code in CAUSES && path ? new OutputFailed(path, code) : undefined;
+  return code && code in CAUSES && path ? new OutputFailed(path, code) : err;
 }
 
 /** A failure the writer reported for `path` as a message (`ENOSPC: no space left on device, write`). */

@@ -129,9 +129,7 @@ export async function openTree(outDir: string, known?: Live, started?: Writer): 
   const where = layout(outDir);
   const unlock = await makeFolder(where.root)
     .then(() => lock(where.lock))
-    .catch((err) => {
-      throw outputFailure(err) ?? err;
-    });
+    .catch((err) => Promise.reject(outputFailure(err)));
   let trees: Opened;
   try {
     await recover(outDir, where);
@@ -140,7 +138,7 @@ export async function openTree(outDir: string, known?: Live, started?: Writer): 
     await fs.mkdir(trees.tree, { recursive: true });
   } catch (err) {
     await unlock();
-    throw outputFailure(err) ?? err;
+    throw outputFailure(err);
   }
   const writer = started ?? new Writer();
   const madeDirs = new Set<string>();
@@ -175,7 +173,7 @@ export async function openTree(outDir: string, known?: Live, started?: Writer): 
         plainDone = plain;
         return result;
       } catch (err) {
-        throw outputFailure(err) ?? err;
+        throw outputFailure(err);
       } finally {
         // A first build that fails leaves no trace (its tree is gone already).
         await close(!done && !trees.liveTree);
