@@ -3,7 +3,7 @@
 // in batches by plain messages, and the writer answers each on a port the build's thread reads
 // without waiting. While the writer is far enough behind, the build's thread places the next batch
 // itself instead of queueing it, so that neither thread waits and the memory held stays bounded.
-import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, type Worker } from 'node:worker_threads';
 import { startThread } from '../threads.ts';
 import { WRITE_AHEAD, WRITE_AHEAD_BYTES, WRITE_BATCH, WRITE_DIR_BATCH } from '../tuning.ts';
 import { makeDir, placeBatch, removeDirs, type Op } from './place.ts';
@@ -17,10 +17,8 @@ const sizeOf = (op: Op) => (op.body === undefined ? 0 : typeof op.body === 'stri
 export class Writer {
   /** Started with the first batch sent: a rebuild that places a few files places them on the build's thread, at the flush. */
   private worker: Worker | undefined;
-  /** Where the writer answers: read between batches, without giving up the thread. */
-  private readonly answers: MessagePort;
-  /** The other end of `answers`, handed to the thread when it starts. */
-  private readonly answersToThread: MessagePort;
+  /** Where the writer answers (`port2`, handed to the thread when it starts): read between batches, without giving up the thread. */
+  private readonly answers = new MessageChannel();
   private batch: Op[] = [];
   private dirBatch: string[] = [];
   /** The bytes of each batch sent and not yet answered, oldest first. */
@@ -37,10 +35,7 @@ export class Writer {
   helped = 0;
 
   constructor(private readonly ahead = { batches: WRITE_AHEAD, bytes: WRITE_AHEAD_BYTES }) {
-    const { port1, port2 } = new MessageChannel();
-    this.answers = port1;
-    this.answersToThread = port2;
-    port1.on('message', (m: FromWriter) => this.answered(m));
+    this.answers.port1.on('message', (m: FromWriter) => this.answered(m));
   }
 
   /** Starts the thread now, for a build that knows it will place many files: it takes tens of milliseconds to start. */
@@ -51,7 +46,7 @@ export class Writer {
 
   private thread(): Worker {
     if (this.worker) return this.worker;
-    const worker = startThread('write', { answers: this.answersToThread }, [this.answersToThread]);
+    const worker = startThread('write', { answers: this.answers.port2 }, [this.answers.port2]);
     const fail = (err: Error) => {
       this.crash ??= err;
       this.wake?.();
@@ -114,7 +109,7 @@ export class Writer {
       while (this.pending.length > 0) await this.next().catch(() => this.pending.splice(0));
     }
     this.worker?.removeAllListeners('exit');
-    this.answers.close();
+    this.answers.port1.close();
     await this.worker?.terminate();
   }
 
@@ -129,7 +124,8 @@ export class Writer {
     const ops = this.batch;
     if (ops.length === 0) return;
     this.batch = [];
-    for (let m = receiveMessageOnPort(this.answers); m; m = receiveMessageOnPort(this.answers)) this.answered(m.message as FromWriter);
+    for (let m = receiveMessageOnPort(this.answers.port1); m; m = receiveMessageOnPort(this.answers.port1))
+      this.answered(m.message as FromWriter);
     if (this.pending.length >= this.ahead.batches || this.pendingBytes >= this.ahead.bytes) {
       this.sendDirs(); // the writer makes the folders sent so far before the files it is sent later
       for (const [p, why] of placeBatch(ops, this.created)) this.failed.set(p, why);
