@@ -188,13 +188,3 @@ export async function putManifest(where: Layout, slot: Slot, text: string): Prom
   // Builds before manifest 3 kept the records they remembered beside the manifest.
   await fs.rm(path.join(where.root, `${slot}.records`), { force: true });
 }
-
-export async function pruneEmptyDirs(tree: string, removed: string[]): Promise<void> {
-  const dirs = new Set<string>();
-  for (const rel of removed) {
-    for (let dir = path.posix.dirname(rel); dir !== '.'; dir = path.posix.dirname(dir)) dirs.add(dir);
-  }
-  for (const dir of [...dirs].sort((a, b) => b.length - a.length)) {
-    await fs.rmdir(path.join(tree, dir)).catch(() => {});
-  }
-}

@@ -25,10 +25,10 @@ import {
   type OutputFile,
   type Planned,
 } from './plan.ts';
-import { discard, layout, liveSlot, lock, pruneEmptyDirs, putManifest } from './slots.ts';
+import { discard, layout, liveSlot, lock, putManifest } from './slots.ts';
 import type { Inputs, Layout, Live, Slot } from './slots.ts';
 import { Writer } from './writer.ts';
-import type { JoinPart } from './place.ts';
+import { removeDirs, type JoinPart } from './place.ts';
 import { OutputFailed, outputFailure, placingFailed } from './failure.ts';
 import { PLAIN_MARK, PLAIN_MARK_TEXT } from './guard.ts';
 
@@ -401,7 +401,11 @@ class Publisher {
     const gone = removals(this.t.existing, this.holds, !!liveFiles && this.shared === liveFiles.size, this.added);
     await Promise.all(gone.map((rel) => fs.rm(path.join(this.t.tree, rel), { force: true })));
     this.result.removed = gone.length;
-    await pruneEmptyDirs(this.t.tree, gone);
+    // The folders they leave empty go too.
+    const dirs = new Set<string>();
+    for (const rel of gone)
+      for (let dir = path.posix.dirname(rel); dir !== '.'; dir = path.posix.dirname(dir)) dirs.add(path.join(this.t.tree, dir));
+    removeDirs([...dirs]);
     if (plain) return this.leavePair();
     await putManifest(this.t.where, this.t.slot, text!);
     await this.swap();
