@@ -136,14 +136,8 @@ export interface Before {
   existing: Holding;
 }
 
-/** The file before, for a record's name path that repeats its id path. */
-export interface Last {
-  rel: string;
-  hash: string;
-}
-
-/** The plan for one file, given the one planned before it. */
-export function planFile(file: OutputFile, before: Before, last: Last | undefined): Planned {
+/** The plan for one file, given the one planned before it (for a record's name path that repeats its id path). */
+export function planFile(file: OutputFile, before: Before, last: Planned | undefined): Planned {
   const line = before.live ? before.live.indexOf(file.rel) : -1;
   const was = line < 0 ? undefined : before.live!.hash(line);
   const hash = file.hash ?? (file.carried ? was : hashBody(file.body!));

@@ -19,9 +19,7 @@ import {
   removals,
   sizeOf,
   type FileOp,
-  type Before,
   type Holding,
-  type Last,
   type OutputFile,
   type Planned,
 } from './plan.ts';
@@ -97,19 +95,14 @@ async function findTrees(outDir: string, known: Live | undefined): Promise<Opene
   const liveManifest = read?.files() ? read : undefined;
   const liveFiles = liveManifest?.files();
   const header = await readManifestHeader(where.manifest(slot));
-  let existing: Holding | undefined;
   const beside = !!header && !!liveFiles && liveManifest!.previous !== '' && header.key === liveManifest!.previous;
-  if (beside) existing = beforeLive(liveManifest!.diff, liveFiles!);
-  else if (header) {
-    const files = (await readManifest(where.manifest(slot)))?.files();
-    if (files) existing = holding(files);
-  }
-  const tree = where.tree(slot);
+  const files = beside || !header ? undefined : (await readManifest(where.manifest(slot)))?.files();
+  const existing = beside ? beforeLive(liveManifest!.diff, liveFiles!) : files && holding(files);
   return {
     where,
     live,
     slot,
-    tree,
+    tree: where.tree(slot),
     liveTree,
     liveManifest,
     liveFiles,
@@ -235,7 +228,7 @@ class Publisher {
   /** This tree's files in the order they come, as its manifest will list them. */
   private readonly lines = new Lines();
   private made: FileList | undefined;
-  private last: Last | undefined;
+  private last: Planned | undefined;
   /**
    * While every file so far equals the live tree's, nothing is touched: if the whole output does,
    * the live tree already is the answer. Files it would have taken from the live tree wait here.
@@ -251,7 +244,6 @@ class Publisher {
   private readonly handed = new Map<string, string>();
   /** Files joined from others (plan.ts), placed once every other file is: their parts are then in the tree. */
   private readonly joins: Array<FileOp & { op: 'join' }> = [];
-  private readonly before: Before;
 
   constructor(
     private readonly outDir: string,
@@ -260,7 +252,6 @@ class Publisher {
     private readonly inputs: () => Inputs,
   ) {
     this.diff = t.liveManifest ? new Map() : undefined;
-    this.before = { live: t.liveFiles, existing: t.existing };
   }
 
   async publish(files: Iterable<OutputFile>, plain: boolean): Promise<PublishResult> {
@@ -315,10 +306,14 @@ class Publisher {
 
   /** The plan of a file given as a change: one the live tree holds, at the same path. */
   private planChange(file: OutputFile): Planned {
-    const planned = planFile(file, this.before, this.last);
+    const planned = this.plan(file);
     if (planned.was === undefined) throw lacking(planned.rel);
-    this.last = { rel: planned.rel, hash: planned.hash };
     return planned;
+  }
+
+  /** The plan of the next file, given the one before it. */
+  private plan(file: OutputFile): Planned {
+    return (this.last = planFile(file, { live: this.t.liveFiles, existing: this.t.existing }, this.last));
   }
 
   /** Hands an operation to the writer, noting the hash the file will have: a failure records it (`record`). */
@@ -336,11 +331,10 @@ class Publisher {
 
   /** Plans one file and applies the plan, counting it and listing it for the manifest. */
   private async take(file: OutputFile): Promise<void> {
-    const planned = planFile(file, this.before, this.last);
+    const planned = this.plan(file);
     const { rel, hash, was, line } = planned;
     if (was === hash) this.lines.take(this.t.liveFiles!, line);
     else this.lines.add(rel, hash);
-    this.last = { rel, hash };
     this.result.files++;
     this.result.bytes += sizeOf(hash);
     if (was !== undefined) this.shared++;
