@@ -275,7 +275,12 @@ class Publisher {
     if (!this.t.beside || !live) throw new Error('only a tree built beside the live one is given its changes alone');
     const planned: Planned[] = [];
     await this.orGiveUp(() => {
-      for (const file of files) planned.push(this.planChange(file));
+      // Each file given is one the live tree holds, at the same path.
+      for (const file of files) {
+        const p = this.plan(file);
+        if (p.was === undefined) throw lacking(p.rel);
+        planned.push(p);
+      }
     });
     const changed = planned.filter((p) => p.was !== p.hash);
     this.result.files = this.shared = live.size;
@@ -302,13 +307,6 @@ class Publisher {
     this.lines.take(live, next, live.size);
     await this.finish(false);
     return this.result;
-  }
-
-  /** The plan of a file given as a change: one the live tree holds, at the same path. */
-  private planChange(file: OutputFile): Planned {
-    const planned = this.plan(file);
-    if (planned.was === undefined) throw lacking(planned.rel);
-    return planned;
   }
 
   /** The plan of the next file, given the one before it. */
