@@ -167,11 +167,9 @@ export class FileList implements Files {
     this.size = hashes.length;
   }
 
-  /** The path of line `i`. */
   rel(i: number): string {
     return decode(this.source.slice(this.starts[i]!, this.hashes[i]! - 1));
   }
-  /** The hash of line `i`. */
   hash(i: number): string {
     return this.source.slice(this.hashes[i]!, this.starts[i + 1]! - 3);
   }

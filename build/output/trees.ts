@@ -30,7 +30,7 @@ import { removeDirs, type JoinPart } from './place.ts';
 import { OutputFailed, outputFailure, placingFailed } from './failure.ts';
 import { PLAIN_MARK, PLAIN_MARK_TEXT } from './guard.ts';
 
-export { hashBody, type OutputFile } from './plan.ts';
+export { hashBody } from './plan.ts';
 export { Busy, layout, readLive, readLiveHeader, type Inputs, type Live } from './slots.ts';
 
 interface PublishResult {
