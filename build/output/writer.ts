@@ -101,7 +101,7 @@ export class Writer {
     if (this.closed) return;
     this.closed = true;
     if (undo && (this.crash || !this.worker)) removeDirs(this.created);
-    if (undo && !this.crash && this.worker) {
+    else if (undo) {
       this.dirBatch = [];
       this.batch = [];
       this.post({ undo: this.created });
