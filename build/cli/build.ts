@@ -137,32 +137,32 @@ export async function main(argv: string[]): Promise<number> {
 
 const STOPPED = 'the build stopped; the output folder was left as it was';
 
+/** The exit code a build's failure gives (the README's), or undefined for one that is no failure of the data, usage or output. */
+export function exitCodeOf(err: unknown): number | undefined {
+  if (err instanceof BuildFailed) return 1;
+  if (err instanceof UsageError) return 2;
+  if (err instanceof OutputFailed) return 3;
+  if (err instanceof Busy) return 4;
+  return undefined;
+}
+
 /** Tells why the build failed, in the report asked for, and gives the exit code that says so. */
 function reportFailure(err: unknown, report: string, data: string | undefined): number {
-  if (err instanceof BuildFailed) {
-    if (report === 'json') console.log(jsonText({ ok: false, problems: sortProblems(err.problems) }));
-    else if (report === 'github') {
-      const dataParent = path.dirname(data ? path.resolve(data) : defaultDataDir);
-      const root = path.relative(process.env.GITHUB_WORKSPACE || process.cwd(), dataParent);
-      console.log(formatGithub(err.problems, { root }));
-      console.error(`${formatProblems(err.problems)}\n${STOPPED}`);
-    } else console.error(`${formatProblems(err.problems)}\n${STOPPED}`);
-    return 1;
-  }
-  if (err instanceof UsageError) {
-    console.error(err.message);
+  const code = exitCodeOf(err);
+  if (code === undefined) {
+    console.error(`internal error: ${(err as Error).stack ?? err}`);
     return 2;
   }
-  if (err instanceof OutputFailed) {
-    console.error(`${err.message}\n${STOPPED}`);
-    return 3;
+  if (!(err instanceof BuildFailed)) console.error(code === 3 ? `${(err as Error).message}\n${STOPPED}` : (err as Error).message);
+  else if (report === 'json') console.log(jsonText({ ok: false, problems: sortProblems(err.problems) }));
+  else {
+    if (report === 'github') {
+      const dataParent = path.dirname(data ? path.resolve(data) : defaultDataDir);
+      console.log(formatGithub(err.problems, { root: path.relative(process.env.GITHUB_WORKSPACE || process.cwd(), dataParent) }));
+    }
+    console.error(`${formatProblems(err.problems)}\n${STOPPED}`);
   }
-  if (err instanceof Busy) {
-    console.error(err.message);
-    return 4;
-  }
-  console.error(`internal error: ${(err as Error).stack ?? err}`);
-  return 2;
+  return code;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) process.exitCode = await main(process.argv.slice(2));

@@ -11,12 +11,11 @@ import { createServer as createViteServer, type Plugin, type ViteDevServer } fro
 import { build } from '../pipeline/build.ts';
 import { listSources, type Listing } from '../pipeline/discover.ts';
 import { UsageError } from '../config.ts';
-import { OutputFailed } from '../output/failure.ts';
-import { Busy } from '../output/trees.ts';
 import { defaultDataDir, projectRoot } from '../paths.ts';
 import { BuildFailed, formatProblems } from '../report/problems.ts';
 import { createServer, listen } from '../site/serve.ts';
 import { editorSchemasFor } from '../schemas/editor-schemas.ts';
+import { exitCodeOf } from './build.ts';
 import { BUILD_EVENT, STATUS_PATH, type BuildStatus } from '../site/dev-status.ts';
 
 /** Saves closer together than this make one rebuild. */
@@ -230,7 +229,7 @@ async function buildApi(
 /** The problems in the data, a usage error's or a refused write's message, or the stack of anything unexpected. */
 function failureText(err: unknown): string {
   if (err instanceof BuildFailed) return formatProblems(err.problems);
-  if (err instanceof UsageError || err instanceof OutputFailed || err instanceof Busy || err instanceof Stopped) return err.message;
+  if (exitCodeOf(err) !== undefined || err instanceof Stopped) return (err as Error).message;
   return `internal error: ${(err as Error).stack ?? err}`;
 }
 
