@@ -50,8 +50,6 @@ export function summary(result: BuildResult, check = false, out = 'dist'): strin
       row('KiB', Math.round(result.bytes / 1024)),
       row('written', result.written),
       row('linked', result.linked),
-    );
-    lines.push(
       row('unchanged', result.unchanged),
       row('removed', result.removed),
       row('files read', result.parsed),

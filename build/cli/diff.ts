@@ -69,7 +69,7 @@ async function compare(options: Options, work: string) {
   } else {
     baseUrl = baseUrlFromEnv();
     if (!fs.existsSync(options.dataDir)) throw new UsageError(`--data ${options.dataDir}: no such folder`);
-    base = await revisionBase(options.base, { work, dataDir: options.dataDir, baseUrl, log: console.error });
+    base = await revisionBase(options.base, { work, dataDir: options.dataDir, baseUrl });
   }
   console.error('building the working tree …');
   const after = await workingSide({ dataDir: options.dataDir, out: path.join(work, 'after'), baseUrl });
