@@ -13,7 +13,7 @@ import { listSources, type Listing } from '../pipeline/discover.ts';
 import { UsageError } from '../config.ts';
 import { defaultDataDir, projectRoot } from '../paths.ts';
 import { BuildFailed, formatProblems } from '../report/problems.ts';
-import { createServer, listen } from '../site/serve.ts';
+import { listen, requestHandler } from '../site/serve.ts';
 import { editorSchemasFor } from '../schemas/editor-schemas.ts';
 import { exitCodeOf } from './build.ts';
 import { BUILD_EVENT, STATUS_PATH, type BuildStatus } from '../site/dev-status.ts';
@@ -75,7 +75,7 @@ class DevLoop {
   private closing: Promise<void> | undefined;
   /** Settles once the first build is done (or the loop stops): the API's requests wait for it. */
   private readonly firstBuild = settable();
-  private readonly apis = new Map<string, (req: http.IncomingMessage, res: http.ServerResponse) => void>();
+  private readonly apis = new Map<string, http.RequestListener>();
   private readonly builds = coalesced(() => this.rebuild());
   private readonly settle = debounced(() => void this.builds.run(), SETTLE_MS);
 
@@ -149,11 +149,7 @@ class DevLoop {
     const tree = this.shown.tree;
     if (!tree) return sendJson(res, 404, { detail: 'Not found.' }); // no good build yet
     let api = this.apis.get(tree);
-    if (!api) {
-      const server = createServer(tree);
-      api = (rq, rs) => server.emit('request', rq, rs);
-      this.apis.set(tree, api);
-    }
+    if (!api) this.apis.set(tree, (api = requestHandler(tree)));
     api(req, res);
   }
 

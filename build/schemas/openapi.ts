@@ -25,7 +25,7 @@ export function openapiDocument(schemas: SchemaSet, baseUrl: string): Schema {
     openapi: '3.1.0',
     info: {
       title: 'Creature Reference Service',
-      version: packageVersion(),
+      version: (JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version,
       description:
         'Read-only reference data about a fictional game world, one record per request, as JSON. ' +
         'Generated from the JSON Schemas in schemas/. Every record links to others as {name, url}. ' +
@@ -241,10 +241,4 @@ const text = (value: unknown) => JSON.stringify(value, null, 2) + '\n';
 
 function pascal(kind: string): string {
   return kind.replace(/(^|-)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());
-}
-
-let version: string | undefined;
-function packageVersion(): string {
-  version ??= (JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
-  return version;
 }
