@@ -1,7 +1,6 @@
 // `npm run build [-- options]`: builds the API, prints a summary or every problem in the data.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import { build, type BuildResult, type Progress } from '../pipeline/build.ts';
 import { UsageError } from '../config.ts';
 import { OutputFailed } from '../output/failure.ts';
@@ -9,7 +8,7 @@ import { Busy } from '../output/trees.ts';
 import { defaultDataDir } from '../paths.ts';
 import { BuildFailed, formatProblems, jsonText, sortProblems } from '../report/problems.ts';
 import { formatGithub } from '../report/github.ts';
-import { terminalBar } from './progress.ts';
+import { commandOptions, terminalBar } from './common.ts';
 import { editorSchemasFor } from '../schemas/editor-schemas.ts';
 
 const HELP = `Usage: npm run build -- [options]
@@ -85,28 +84,19 @@ function progressReporter(): { onProgress: (event: Progress) => void; stop: () =
 }
 
 export async function main(argv: string[]): Promise<number> {
-  let args;
-  try {
-    args = parseArgs({
-      args: argv,
-      options: {
-        data: { type: 'string' },
-        out: { type: 'string' },
-        check: { type: 'boolean', default: false },
-        pretty: { type: 'boolean', default: false },
-        plain: { type: 'boolean', default: false },
-        report: { type: 'string', default: 'text' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }).values;
-  } catch (err) {
-    console.error(`${(err as Error).message}\n\n${HELP}`);
-    return 2;
-  }
-  if (args.help) {
-    console.log(HELP);
-    return 0;
-  }
+  const args = commandOptions(
+    argv,
+    {
+      data: { type: 'string' },
+      out: { type: 'string' },
+      check: { type: 'boolean', default: false },
+      pretty: { type: 'boolean', default: false },
+      plain: { type: 'boolean', default: false },
+      report: { type: 'string', default: 'text' },
+    },
+    HELP,
+  );
+  if (typeof args === 'number') return args;
   if (args.report !== 'text' && args.report !== 'json' && args.report !== 'github') {
     console.error(`--report must be text, json or github, got "${args.report}"`);
     return 2;

@@ -6,7 +6,6 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import { createServer as createViteServer, type Plugin, type ViteDevServer } from 'vite';
 import { build } from '../pipeline/build.ts';
 import { listSources, type Listing } from '../pipeline/discover.ts';
@@ -16,6 +15,7 @@ import { BuildFailed, formatProblems } from '../report/problems.ts';
 import { listen, requestHandler } from '../site/serve.ts';
 import { editorSchemasFor } from '../schemas/editor-schemas.ts';
 import { exitCodeOf } from './build.ts';
+import { commandOptions } from './common.ts';
 import { BUILD_EVENT, STATUS_PATH, type BuildStatus } from '../site/dev-status.ts';
 
 /** Saves closer together than this make one rebuild. */
@@ -319,17 +319,7 @@ Options:
 Exit codes: 0 stopped (Ctrl-C), 2 wrong usage (a missing data folder, a port in use) or internal error.`;
 
 /** The options as the loop takes them, or a usage error. */
-function devOptions(argv: string[]): DevOptions | 'help' {
-  let args;
-  try {
-    args = parseArgs({
-      args: argv,
-      options: { data: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    }).values;
-  } catch (err) {
-    throw new UsageError(`${(err as Error).message}\n\n${HELP}`);
-  }
-  if (args.help) return 'help';
+function devOptions(args: { data?: string; port?: string; host?: string }): DevOptions {
   const port = args.port === undefined ? undefined : Number(args.port);
   if (port !== undefined && (args.port!.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535))
     throw new UsageError(`--port must be a port number, got "${args.port}"`);
@@ -342,16 +332,14 @@ function devOptions(argv: string[]): DevOptions | 'help' {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  const args = commandOptions(argv, { data: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' } }, HELP);
+  if (typeof args === 'number') return args;
   let options;
   try {
-    options = devOptions(argv);
+    options = devOptions(args);
   } catch (err) {
     console.error((err as Error).message);
     return 2;
-  }
-  if (options === 'help') {
-    console.log(HELP);
-    return 0;
   }
   const loop = new DevLoop(options);
   // Whatever ends the process, the temp build goes with it; Ctrl-C, SIGTERM and a closed terminal

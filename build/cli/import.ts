@@ -1,13 +1,12 @@
 // `npm run import -- --from DIR [--out DIR]`: a PokeAPI static API into a data folder of records.
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { importWorld, type ImportResult } from '../import/import.ts';
 import { CATEGORIES } from '../import/losses.ts';
 import { SourceError, type Progress } from '../import/read.ts';
 import { OutError } from '../import/write.ts';
 import { defaultDataDir } from '../paths.ts';
-import { terminalBar } from './progress.ts';
+import { commandOptions, terminalBar } from './common.ts';
 
 const HELP = `Usage: npm run import -- --from DIR [--out DIR]
 
@@ -73,17 +72,8 @@ function reportBody(result: ImportResult, from: string, out: string): string {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  let values;
-  try {
-    values = parseArgs({
-      args: argv,
-      options: { from: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } },
-    }).values;
-  } catch (err) {
-    console.error(`${(err as Error).message}\n\n${HELP}`);
-    return 2;
-  }
-  if (values.help) return (console.log(HELP), 0);
+  const values = commandOptions(argv, { from: { type: 'string' }, out: { type: 'string' } }, HELP);
+  if (typeof values === 'number') return values;
   if (!values.from) {
     console.error('--from is needed: a PokeAPI folder such as api-data/data/api/v2');
     return 2;
