@@ -135,7 +135,7 @@ class DevLoop {
     if (this.stopping) return;
     const last = this.shown.status;
     let built = ''; // what the build listed; nothing if it stopped before it could list the folder
-    const shown = await buildApi(this.plan, this.url, last.version + 1, last.served, (l) => (built = listingText(l)));
+    const shown = await buildApi(this.plan, this.url, last.version + 1, last.served, (l) => (built = JSON.stringify(l)));
     if (this.stopping) return;
     this.shown = { status: shown.status, tree: shown.tree ?? this.shown.tree };
     this.vite?.ws.send({ type: 'custom', event: BUILD_EVENT, data: this.shown.status });
@@ -180,14 +180,11 @@ class DevLoop {
 /** The data folder's entries with their sizes and times, to compare: empty when it cannot be listed. */
 function listing(dataDir: string): string {
   try {
-    return listingText(listSources(dataDir));
+    return JSON.stringify(listSources(dataDir));
   } catch {
     return '';
   }
 }
-
-/** A listing as the loop compares it, with what a build listed. */
-const listingText = (listing: Listing) => JSON.stringify(listing);
 
 /**
  * One build of the API: the status the page shows and, when it succeeded, the tree it made (the

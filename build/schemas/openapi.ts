@@ -122,12 +122,11 @@ function endpointPaths(kinds: KindInfo[], kindDefinition: (kind: string) => stri
       },
     },
   };
-  const notFound = { $ref: '#/components/responses/NotFound' };
   for (const info of kinds) {
     const words = info.kind.replace(/-/g, ' ');
     const op = pascal(info.kind);
     paths[api.list(info.kind)] = { get: listOperation(op, words, !info.unpublished.includes('name')) };
-    paths[`${api.list(info.kind)}{id}/`] = { get: recordOperation(info, op, words, kindDefinition(info.kind), notFound) };
+    paths[`${api.list(info.kind)}{id}/`] = { get: recordOperation(info, op, words, kindDefinition(info.kind)) };
     paths[api.ndjson(info.kind)] = { get: ndjsonOperation(op, words, kindDefinition(info.kind)) };
   }
   return paths;
@@ -157,7 +156,7 @@ function listOperation(op: string, words: string, named: boolean): Schema {
   };
 }
 
-function recordOperation(info: KindInfo, op: string, words: string, schemaName: string, notFound: Schema): Schema {
+function recordOperation(info: KindInfo, op: string, words: string, schemaName: string): Schema {
   const about = info.response.description ? `${info.response.description}\n\n` : '';
   return {
     operationId: `get${op}`,
@@ -166,7 +165,7 @@ function recordOperation(info: KindInfo, op: string, words: string, schemaName: 
     parameters: [{ $ref: `#/components/parameters/${info.byName ? 'idOrName' : 'id'}` }],
     responses: {
       '200': jsonResponse(schemaName, `The ${words}.`),
-      '404': notFound,
+      '404': { $ref: '#/components/responses/NotFound' },
     },
   };
 }
