@@ -38,14 +38,6 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown) {
   res.end(JSON.stringify(body));
 }
 
-/** Where a dev server reads the data and writes the API. */
-interface BuildPlan {
-  dataDir: string;
-  outDir: string;
-  /** Asked at every step of a build: true stops it there (the loop is closing). */
-  stopping: () => boolean;
-}
-
 /** What the loop shows: the latest build's status, and the tree of the last good build, which the API answers from. */
 interface Shown {
   status: BuildStatus;
@@ -64,7 +56,9 @@ class DevLoop {
   url = '';
   private vite: ViteDevServer | undefined;
   private readonly tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'crs-dev-'));
-  private readonly plan: BuildPlan;
+  /** Where the loop reads the data and writes the API. */
+  private readonly dataDir: string;
+  private readonly outDir = path.join(this.tmp, 'dist');
   private readonly server = http.createServer();
   private shown: Shown = {
     status: { ok: false, version: 0, served: 0, ms: 0, records: 0, text: 'building…', problems: [] },
@@ -80,11 +74,7 @@ class DevLoop {
   private readonly settle = debounced(() => void this.builds.run(), SETTLE_MS);
 
   constructor(private readonly options: DevOptions) {
-    this.plan = {
-      dataDir: path.resolve(options.dataDir ?? defaultDataDir),
-      outDir: path.join(this.tmp, 'dist'),
-      stopping: () => this.stopping,
-    };
+    this.dataDir = path.resolve(options.dataDir ?? defaultDataDir);
   }
 
   /** Told when the server fails once listening. */
@@ -133,15 +123,43 @@ class DevLoop {
   /** One build; status and served tree change together, in one step, once it is done. */
   private async rebuild(): Promise<void> {
     if (this.stopping) return;
-    const last = this.shown.status;
     let built = ''; // what the build listed; nothing if it stopped before it could list the folder
-    const shown = await buildApi(this.plan, this.url, last.version + 1, last.served, (l) => (built = JSON.stringify(l)));
+    const shown = await this.buildApi((l) => (built = JSON.stringify(l)));
     if (this.stopping) return;
     this.shown = { status: shown.status, tree: shown.tree ?? this.shown.tree };
     this.vite?.ws.send({ type: 'custom', event: BUILD_EVENT, data: this.shown.status });
     // The watcher can miss a save: one made just after a file was replaced, while it watches the
     // new file anew. The folder, listed again, shows it, and the build runs again.
-    if (listing(this.plan.dataDir) !== built) this.settle.call();
+    if (listing(this.dataDir) !== built) this.settle.call();
+  }
+
+  /**
+   * One build of the API: the status the page shows and, when it succeeded, the tree it made (the
+   * output link's target, read before the next build can move it). A failed build leaves the last
+   * good one in place.
+   */
+  private async buildApi(onListed: (listing: Listing) => void): Promise<{ status: BuildStatus; tree?: string }> {
+    const { dataDir, outDir } = this;
+    const version = this.shown.status.version + 1;
+    const served = this.shown.status.served;
+    const started = performance.now();
+    const onProgress = () => {
+      if (this.stopping) throw new Stopped('the dev server is stopping');
+    };
+    try {
+      const result = await build({ dataDir, outDir, baseUrl: this.url, onProgress, onListed, editorSchemas: editorSchemasFor(dataDir) });
+      const records = Object.values(result.records).reduce((a, b) => a + b, 0);
+      const status = { ok: true, version, served: version, ms: performance.now() - started, records, text: '', problems: [] };
+      console.log(`${time()} built ${records} records in ${Math.round(status.ms)} ms`);
+      return { status, tree: fs.realpathSync(outDir) };
+    } catch (err) {
+      const problems = err instanceof BuildFailed ? err.problems : [];
+      const text = failureText(err);
+      const status = { ok: false, version, served, ms: performance.now() - started, records: 0, text, problems };
+      const api = served ? 'the API keeps the last good build' : 'the API has no build yet';
+      if (!this.stopping) console.error(`${time()} the build failed; ${api}\n${text}`);
+      return { status };
+    }
   }
 
   /** The API's answer from the tree shown now: the local server's own rules (CORS, JSON 404, rewrites). */
@@ -167,9 +185,9 @@ class DevLoop {
           if (!API_PATHS.test(pathname)) return next();
           void this.firstBuild.promise.then(() => this.serveApi(req, res));
         });
-        server.watcher.add(this.plan.dataDir);
+        server.watcher.add(this.dataDir);
         const onChange = (file: string) => {
-          if (file.startsWith(this.plan.dataDir + path.sep)) this.settle.call();
+          if (file.startsWith(this.dataDir + path.sep)) this.settle.call();
         };
         for (const event of ['add', 'change', 'unlink'] as const) server.watcher.on(event, onChange);
       },
@@ -183,39 +201,6 @@ function listing(dataDir: string): string {
     return JSON.stringify(listSources(dataDir));
   } catch {
     return '';
-  }
-}
-
-/**
- * One build of the API: the status the page shows and, when it succeeded, the tree it made (the
- * output link's target, read before the next build can move it). A failed build leaves the last
- * good one in place.
- */
-async function buildApi(
-  plan: BuildPlan,
-  baseUrl: string,
-  version: number,
-  served: number,
-  onListed: (listing: Listing) => void,
-): Promise<{ status: BuildStatus; tree?: string }> {
-  const { dataDir, outDir } = plan;
-  const started = performance.now();
-  const onProgress = () => {
-    if (plan.stopping()) throw new Stopped('the dev server is stopping');
-  };
-  try {
-    const result = await build({ dataDir, outDir, baseUrl, onProgress, onListed, editorSchemas: editorSchemasFor(dataDir) });
-    const records = Object.values(result.records).reduce((a, b) => a + b, 0);
-    const status = { ok: true, version, served: version, ms: performance.now() - started, records, text: '', problems: [] };
-    console.log(`${time()} built ${records} records in ${Math.round(status.ms)} ms`);
-    return { status, tree: fs.realpathSync(outDir) };
-  } catch (err) {
-    const problems = err instanceof BuildFailed ? err.problems : [];
-    const text = failureText(err);
-    const status = { ok: false, version, served, ms: performance.now() - started, records: 0, text, problems };
-    const api = served ? 'the API keeps the last good build' : 'the API has no build yet';
-    if (!plan.stopping()) console.error(`${time()} the build failed; ${api}\n${text}`);
-    return { status };
   }
 }
 
