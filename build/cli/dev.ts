@@ -67,8 +67,9 @@ class DevLoop {
   private stopping = false;
   private starting: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
+  private firstBuildDone!: () => void;
   /** Settles once the first build is done (or the loop stops): the API's requests wait for it. */
-  private readonly firstBuild = settable();
+  private readonly firstBuild = new Promise<void>((resolve) => (this.firstBuildDone = resolve));
   private readonly apis = new Map<string, http.RequestListener>();
   private readonly builds = coalesced(() => this.rebuild());
   private readonly settle = debounced(() => void this.builds.run(), SETTLE_MS);
@@ -96,7 +97,7 @@ class DevLoop {
       this.url = await listenOn(this.server, this.options.port, this.options.host ?? 'localhost');
       this.server.on('error', (err) => this.onServerError(err));
       await this.builds.run();
-      this.firstBuild.resolve();
+      this.firstBuildDone();
     })();
     return this.starting;
   }
@@ -106,7 +107,7 @@ class DevLoop {
     this.closing ??= (async () => {
       this.stopping = true;
       this.settle.cancel();
-      this.firstBuild.resolve();
+      this.firstBuildDone();
       await this.starting?.catch(() => {});
       await this.builds.running();
       await this.vite?.close();
@@ -183,7 +184,7 @@ class DevLoop {
           const pathname = (req.url ?? '/').split('?')[0]!;
           if (pathname === STATUS_PATH) return sendJson(res, 200, this.shown.status);
           if (!API_PATHS.test(pathname)) return next();
-          void this.firstBuild.promise.then(() => this.serveApi(req, res));
+          void this.firstBuild.then(() => this.serveApi(req, res));
         });
         server.watcher.add(this.dataDir);
         const onChange = (file: string) => {
@@ -209,13 +210,6 @@ function failureText(err: unknown): string {
   if (err instanceof BuildFailed) return formatProblems(err.problems);
   if (exitCodeOf(err) !== undefined || err instanceof Stopped) return (err as Error).message;
   return `internal error: ${(err as Error).stack ?? err}`;
-}
-
-/** A promise and the function that settles it. */
-function settable(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
 }
 
 /** Runs `task` now, or once more after the run in flight, however many calls came meanwhile. */
