@@ -20,7 +20,7 @@ const ENTRIES = {
   import: 'cli/import.ts',
   'thread-entry': 'thread-entry.ts',
 };
-const COMMANDS = ['build', 'start', 'dev', 'diff', 'import'];
+const COMMANDS = Object.keys(ENTRIES).filter((name) => name !== 'thread-entry');
 
 /** A hash of everything the bundle is made from: the sources, the launcher, the project's path and esbuild. */
 function sourcesHash() {

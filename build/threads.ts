@@ -10,6 +10,5 @@ const fromSources = import.meta.url.endsWith('.ts');
 
 export function startThread(role: Role, data: Record<string, unknown> = {}, transferList: Transferable[] = []): Worker {
   const options = { workerData: { ...data, role }, transferList, execArgv: [] };
-  if (fromSources) return new Worker(new URL('./thread.mjs', import.meta.url), options);
-  return new Worker(new URL('./thread-entry.js', import.meta.url), options);
+  return new Worker(new URL(fromSources ? './thread.mjs' : './thread-entry.js', import.meta.url), options);
 }

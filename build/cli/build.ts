@@ -1,7 +1,6 @@
 // `npm run build [-- options]`: builds the API, prints a summary or every problem in the data.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import { build, type BuildResult, type Progress } from '../pipeline/build.ts';
 import { UsageError } from '../config.ts';
 import { OutputFailed } from '../output/failure.ts';
@@ -9,7 +8,7 @@ import { Busy } from '../output/trees.ts';
 import { defaultDataDir } from '../paths.ts';
 import { BuildFailed, formatProblems, jsonText, sortProblems } from '../report/problems.ts';
 import { formatGithub } from '../report/github.ts';
-import { terminalBar } from './progress.ts';
+import { commandOptions, terminalBar } from './common.ts';
 import { editorSchemasFor } from '../schemas/editor-schemas.ts';
 
 const HELP = `Usage: npm run build -- [options]
@@ -50,8 +49,6 @@ export function summary(result: BuildResult, check = false, out = 'dist'): strin
       row('KiB', Math.round(result.bytes / 1024)),
       row('written', result.written),
       row('linked', result.linked),
-    );
-    lines.push(
       row('unchanged', result.unchanged),
       row('removed', result.removed),
       row('files read', result.parsed),
@@ -87,28 +84,19 @@ function progressReporter(): { onProgress: (event: Progress) => void; stop: () =
 }
 
 export async function main(argv: string[]): Promise<number> {
-  let args;
-  try {
-    args = parseArgs({
-      args: argv,
-      options: {
-        data: { type: 'string' },
-        out: { type: 'string' },
-        check: { type: 'boolean', default: false },
-        pretty: { type: 'boolean', default: false },
-        plain: { type: 'boolean', default: false },
-        report: { type: 'string', default: 'text' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }).values;
-  } catch (err) {
-    console.error(`${(err as Error).message}\n\n${HELP}`);
-    return 2;
-  }
-  if (args.help) {
-    console.log(HELP);
-    return 0;
-  }
+  const args = commandOptions(
+    argv,
+    {
+      data: { type: 'string' },
+      out: { type: 'string' },
+      check: { type: 'boolean', default: false },
+      pretty: { type: 'boolean', default: false },
+      plain: { type: 'boolean', default: false },
+      report: { type: 'string', default: 'text' },
+    },
+    HELP,
+  );
+  if (typeof args === 'number') return args;
   if (args.report !== 'text' && args.report !== 'json' && args.report !== 'github') {
     console.error(`--report must be text, json or github, got "${args.report}"`);
     return 2;
@@ -137,32 +125,32 @@ export async function main(argv: string[]): Promise<number> {
 
 const STOPPED = 'the build stopped; the output folder was left as it was';
 
+/** The exit code a build's failure gives (the README's), or undefined for one that is no failure of the data, usage or output. */
+export function exitCodeOf(err: unknown): number | undefined {
+  if (err instanceof BuildFailed) return 1;
+  if (err instanceof UsageError) return 2;
+  if (err instanceof OutputFailed) return 3;
+  if (err instanceof Busy) return 4;
+  return undefined;
+}
+
 /** Tells why the build failed, in the report asked for, and gives the exit code that says so. */
 function reportFailure(err: unknown, report: string, data: string | undefined): number {
-  if (err instanceof BuildFailed) {
-    if (report === 'json') console.log(jsonText({ ok: false, problems: sortProblems(err.problems) }));
-    else if (report === 'github') {
-      const dataParent = path.dirname(data ? path.resolve(data) : defaultDataDir);
-      const root = path.relative(process.env.GITHUB_WORKSPACE || process.cwd(), dataParent);
-      console.log(formatGithub(err.problems, { root }));
-      console.error(`${formatProblems(err.problems)}\n${STOPPED}`);
-    } else console.error(`${formatProblems(err.problems)}\n${STOPPED}`);
-    return 1;
-  }
-  if (err instanceof UsageError) {
-    console.error(err.message);
+  const code = exitCodeOf(err);
+  if (code === undefined) {
+    console.error(`internal error: ${(err as Error).stack ?? err}`);
     return 2;
   }
-  if (err instanceof OutputFailed) {
-    console.error(`${err.message}\n${STOPPED}`);
-    return 3;
+  if (!(err instanceof BuildFailed)) console.error(code === 3 ? `${(err as Error).message}\n${STOPPED}` : (err as Error).message);
+  else if (report === 'json') console.log(jsonText({ ok: false, problems: sortProblems(err.problems) }));
+  else {
+    if (report === 'github') {
+      const dataParent = path.dirname(data ? path.resolve(data) : defaultDataDir);
+      console.log(formatGithub(err.problems, { root: path.relative(process.env.GITHUB_WORKSPACE || process.cwd(), dataParent) }));
+    }
+    console.error(`${formatProblems(err.problems)}\n${STOPPED}`);
   }
-  if (err instanceof Busy) {
-    console.error(err.message);
-    return 4;
-  }
-  console.error(`internal error: ${(err as Error).stack ?? err}`);
-  return 2;
+  return code;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) process.exitCode = await main(process.argv.slice(2));

@@ -6,17 +6,16 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import { createServer as createViteServer, type Plugin, type ViteDevServer } from 'vite';
 import { build } from '../pipeline/build.ts';
 import { listSources, type Listing } from '../pipeline/discover.ts';
 import { UsageError } from '../config.ts';
-import { OutputFailed } from '../output/failure.ts';
-import { Busy } from '../output/trees.ts';
 import { defaultDataDir, projectRoot } from '../paths.ts';
 import { BuildFailed, formatProblems } from '../report/problems.ts';
-import { createServer, listen } from '../site/serve.ts';
+import { listen, requestHandler } from '../site/serve.ts';
 import { editorSchemasFor } from '../schemas/editor-schemas.ts';
+import { exitCodeOf } from './build.ts';
+import { commandOptions } from './common.ts';
 import { BUILD_EVENT, STATUS_PATH, type BuildStatus } from '../site/dev-status.ts';
 
 /** Saves closer together than this make one rebuild. */
@@ -39,14 +38,6 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown) {
   res.end(JSON.stringify(body));
 }
 
-/** Where a dev server reads the data and writes the API. */
-interface BuildPlan {
-  dataDir: string;
-  outDir: string;
-  /** Asked at every step of a build: true stops it there (the loop is closing). */
-  stopping: () => boolean;
-}
-
 /** What the loop shows: the latest build's status, and the tree of the last good build, which the API answers from. */
 interface Shown {
   status: BuildStatus;
@@ -65,7 +56,9 @@ class DevLoop {
   url = '';
   private vite: ViteDevServer | undefined;
   private readonly tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'crs-dev-'));
-  private readonly plan: BuildPlan;
+  /** Where the loop reads the data and writes the API. */
+  private readonly dataDir: string;
+  private readonly outDir = path.join(this.tmp, 'dist');
   private readonly server = http.createServer();
   private shown: Shown = {
     status: { ok: false, version: 0, served: 0, ms: 0, records: 0, text: 'building…', problems: [] },
@@ -74,18 +67,15 @@ class DevLoop {
   private stopping = false;
   private starting: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
+  private firstBuildDone!: () => void;
   /** Settles once the first build is done (or the loop stops): the API's requests wait for it. */
-  private readonly firstBuild = settable();
-  private readonly apis = new Map<string, (req: http.IncomingMessage, res: http.ServerResponse) => void>();
+  private readonly firstBuild = new Promise<void>((resolve) => (this.firstBuildDone = resolve));
+  private readonly apis = new Map<string, http.RequestListener>();
   private readonly builds = coalesced(() => this.rebuild());
   private readonly settle = debounced(() => void this.builds.run(), SETTLE_MS);
 
   constructor(private readonly options: DevOptions) {
-    this.plan = {
-      dataDir: path.resolve(options.dataDir ?? defaultDataDir),
-      outDir: path.join(this.tmp, 'dist'),
-      stopping: () => this.stopping,
-    };
+    this.dataDir = path.resolve(options.dataDir ?? defaultDataDir);
   }
 
   /** Told when the server fails once listening. */
@@ -107,7 +97,7 @@ class DevLoop {
       this.url = await listenOn(this.server, this.options.port, this.options.host ?? 'localhost');
       this.server.on('error', (err) => this.onServerError(err));
       await this.builds.run();
-      this.firstBuild.resolve();
+      this.firstBuildDone();
     })();
     return this.starting;
   }
@@ -117,7 +107,7 @@ class DevLoop {
     this.closing ??= (async () => {
       this.stopping = true;
       this.settle.cancel();
-      this.firstBuild.resolve();
+      this.firstBuildDone();
       await this.starting?.catch(() => {});
       await this.builds.running();
       await this.vite?.close();
@@ -134,15 +124,43 @@ class DevLoop {
   /** One build; status and served tree change together, in one step, once it is done. */
   private async rebuild(): Promise<void> {
     if (this.stopping) return;
-    const last = this.shown.status;
     let built = ''; // what the build listed; nothing if it stopped before it could list the folder
-    const shown = await buildApi(this.plan, this.url, last.version + 1, last.served, (l) => (built = listingText(l)));
+    const shown = await this.buildApi((l) => (built = JSON.stringify(l)));
     if (this.stopping) return;
     this.shown = { status: shown.status, tree: shown.tree ?? this.shown.tree };
     this.vite?.ws.send({ type: 'custom', event: BUILD_EVENT, data: this.shown.status });
     // The watcher can miss a save: one made just after a file was replaced, while it watches the
     // new file anew. The folder, listed again, shows it, and the build runs again.
-    if (listing(this.plan.dataDir) !== built) this.settle.call();
+    if (listing(this.dataDir) !== built) this.settle.call();
+  }
+
+  /**
+   * One build of the API: the status the page shows and, when it succeeded, the tree it made (the
+   * output link's target, read before the next build can move it). A failed build leaves the last
+   * good one in place.
+   */
+  private async buildApi(onListed: (listing: Listing) => void): Promise<{ status: BuildStatus; tree?: string }> {
+    const { dataDir, outDir } = this;
+    const version = this.shown.status.version + 1;
+    const served = this.shown.status.served;
+    const started = performance.now();
+    const onProgress = () => {
+      if (this.stopping) throw new Stopped('the dev server is stopping');
+    };
+    try {
+      const result = await build({ dataDir, outDir, baseUrl: this.url, onProgress, onListed, editorSchemas: editorSchemasFor(dataDir) });
+      const records = Object.values(result.records).reduce((a, b) => a + b, 0);
+      const status = { ok: true, version, served: version, ms: performance.now() - started, records, text: '', problems: [] };
+      console.log(`${time()} built ${records} records in ${Math.round(status.ms)} ms`);
+      return { status, tree: fs.realpathSync(outDir) };
+    } catch (err) {
+      const problems = err instanceof BuildFailed ? err.problems : [];
+      const text = failureText(err);
+      const status = { ok: false, version, served, ms: performance.now() - started, records: 0, text, problems };
+      const api = served ? 'the API keeps the last good build' : 'the API has no build yet';
+      if (!this.stopping) console.error(`${time()} the build failed; ${api}\n${text}`);
+      return { status };
+    }
   }
 
   /** The API's answer from the tree shown now: the local server's own rules (CORS, JSON 404, rewrites). */
@@ -150,11 +168,7 @@ class DevLoop {
     const tree = this.shown.tree;
     if (!tree) return sendJson(res, 404, { detail: 'Not found.' }); // no good build yet
     let api = this.apis.get(tree);
-    if (!api) {
-      const server = createServer(tree);
-      api = (rq, rs) => server.emit('request', rq, rs);
-      this.apis.set(tree, api);
-    }
+    if (!api) this.apis.set(tree, (api = requestHandler(tree)));
     api(req, res);
   }
 
@@ -170,11 +184,11 @@ class DevLoop {
           const pathname = (req.url ?? '/').split('?')[0]!;
           if (pathname === STATUS_PATH) return sendJson(res, 200, this.shown.status);
           if (!API_PATHS.test(pathname)) return next();
-          void this.firstBuild.promise.then(() => this.serveApi(req, res));
+          void this.firstBuild.then(() => this.serveApi(req, res));
         });
-        server.watcher.add(this.plan.dataDir);
+        server.watcher.add(this.dataDir);
         const onChange = (file: string) => {
-          if (file.startsWith(this.plan.dataDir + path.sep)) this.settle.call();
+          if (file.startsWith(this.dataDir + path.sep)) this.settle.call();
         };
         for (const event of ['add', 'change', 'unlink'] as const) server.watcher.on(event, onChange);
       },
@@ -185,60 +199,17 @@ class DevLoop {
 /** The data folder's entries with their sizes and times, to compare: empty when it cannot be listed. */
 function listing(dataDir: string): string {
   try {
-    return listingText(listSources(dataDir));
+    return JSON.stringify(listSources(dataDir));
   } catch {
     return '';
-  }
-}
-
-/** A listing as the loop compares it, with what a build listed. */
-const listingText = (listing: Listing) => JSON.stringify(listing);
-
-/**
- * One build of the API: the status the page shows and, when it succeeded, the tree it made (the
- * output link's target, read before the next build can move it). A failed build leaves the last
- * good one in place.
- */
-async function buildApi(
-  plan: BuildPlan,
-  baseUrl: string,
-  version: number,
-  served: number,
-  onListed: (listing: Listing) => void,
-): Promise<{ status: BuildStatus; tree?: string }> {
-  const { dataDir, outDir } = plan;
-  const started = performance.now();
-  const onProgress = () => {
-    if (plan.stopping()) throw new Stopped('the dev server is stopping');
-  };
-  try {
-    const result = await build({ dataDir, outDir, baseUrl, onProgress, onListed, editorSchemas: editorSchemasFor(dataDir) });
-    const records = Object.values(result.records).reduce((a, b) => a + b, 0);
-    const status = { ok: true, version, served: version, ms: performance.now() - started, records, text: '', problems: [] };
-    console.log(`${time()} built ${records} records in ${Math.round(status.ms)} ms`);
-    return { status, tree: fs.realpathSync(outDir) };
-  } catch (err) {
-    const problems = err instanceof BuildFailed ? err.problems : [];
-    const text = failureText(err);
-    const status = { ok: false, version, served, ms: performance.now() - started, records: 0, text, problems };
-    const api = served ? 'the API keeps the last good build' : 'the API has no build yet';
-    if (!plan.stopping()) console.error(`${time()} the build failed; ${api}\n${text}`);
-    return { status };
   }
 }
 
 /** The problems in the data, a usage error's or a refused write's message, or the stack of anything unexpected. */
 function failureText(err: unknown): string {
   if (err instanceof BuildFailed) return formatProblems(err.problems);
-  if (err instanceof UsageError || err instanceof OutputFailed || err instanceof Busy || err instanceof Stopped) return err.message;
+  if (exitCodeOf(err) !== undefined || err instanceof Stopped) return (err as Error).message;
   return `internal error: ${(err as Error).stack ?? err}`;
-}
-
-/** A promise and the function that settles it. */
-function settable(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
 }
 
 /** Runs `task` now, or once more after the run in flight, however many calls came meanwhile. */
@@ -324,17 +295,7 @@ Options:
 Exit codes: 0 stopped (Ctrl-C), 2 wrong usage (a missing data folder, a port in use) or internal error.`;
 
 /** The options as the loop takes them, or a usage error. */
-function devOptions(argv: string[]): DevOptions | 'help' {
-  let args;
-  try {
-    args = parseArgs({
-      args: argv,
-      options: { data: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    }).values;
-  } catch (err) {
-    throw new UsageError(`${(err as Error).message}\n\n${HELP}`);
-  }
-  if (args.help) return 'help';
+function devOptions(args: { data?: string; port?: string; host?: string }): DevOptions {
   const port = args.port === undefined ? undefined : Number(args.port);
   if (port !== undefined && (args.port!.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535))
     throw new UsageError(`--port must be a port number, got "${args.port}"`);
@@ -347,16 +308,14 @@ function devOptions(argv: string[]): DevOptions | 'help' {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  const args = commandOptions(argv, { data: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' } }, HELP);
+  if (typeof args === 'number') return args;
   let options;
   try {
-    options = devOptions(argv);
+    options = devOptions(args);
   } catch (err) {
     console.error((err as Error).message);
     return 2;
-  }
-  if (options === 'help') {
-    console.log(HELP);
-    return 0;
   }
   const loop = new DevLoop(options);
   // Whatever ends the process, the temp build goes with it; Ctrl-C, SIGTERM and a closed terminal

@@ -3,11 +3,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { baseUrlFromEnv, UsageError } from '../config.ts';
 import { defaultDataDir } from '../paths.ts';
 import { diffFolders, isBreaking } from '../diff/compare.ts';
 import { jsonReport, markdownReport, textReport } from '../diff/reports.ts';
+import { commandOptions } from './common.ts';
 import { baseKind, folderBase, revisionBase, SideFailed, workingSide, type Side } from '../diff/sides.ts';
 
 const HELP = `Usage: npm run diff -- --base REV|DIR [options]
@@ -41,18 +41,14 @@ interface Options {
   failOnBreaking: boolean;
 }
 
-function parseOptions(argv: string[]): Options | 'help' {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      base: { type: 'string' },
-      data: { type: 'string' },
-      report: { type: 'string', default: 'text' },
-      'fail-on-breaking': { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  if (values.help) return 'help';
+const OPTIONS = {
+  base: { type: 'string' },
+  data: { type: 'string' },
+  report: { type: 'string', default: 'text' },
+  'fail-on-breaking': { type: 'boolean', default: false },
+} as const;
+
+function parseOptions(values: { base?: string; data?: string; report: string; 'fail-on-breaking': boolean }): Options {
   if (!values.base) throw new UsageError('--base is needed: a git revision or a built API folder');
   if (!(values.report in REPORTS)) throw new UsageError(`--report must be text, json or markdown, got "${values.report}"`);
   const dataDir = values.data ? path.resolve(values.data) : defaultDataDir;
@@ -69,7 +65,7 @@ async function compare(options: Options, work: string) {
   } else {
     baseUrl = baseUrlFromEnv();
     if (!fs.existsSync(options.dataDir)) throw new UsageError(`--data ${options.dataDir}: no such folder`);
-    base = await revisionBase(options.base, { work, dataDir: options.dataDir, baseUrl, log: console.error });
+    base = await revisionBase(options.base, { work, dataDir: options.dataDir, baseUrl });
   }
   console.error('building the working tree …');
   const after = await workingSide({ dataDir: options.dataDir, out: path.join(work, 'after'), baseUrl });
@@ -77,14 +73,15 @@ async function compare(options: Options, work: string) {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  const values = commandOptions(argv, OPTIONS, HELP);
+  if (typeof values === 'number') return values;
   let options;
   try {
-    options = parseOptions(argv);
+    options = parseOptions(values);
   } catch (err) {
     console.error(`${(err as Error).message}\n\n${HELP}`);
     return 2;
   }
-  if (options === 'help') return (console.log(HELP), 0);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'crs-diff-'));
   const cleanUp = () => fs.rmSync(work, { recursive: true, force: true });
   const interrupted = () => (cleanUp(), process.exit(130));

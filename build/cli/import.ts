@@ -1,13 +1,12 @@
 // `npm run import -- --from DIR [--out DIR]`: a PokeAPI static API into a data folder of records.
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { importWorld, type ImportResult } from '../import/import.ts';
 import { CATEGORIES } from '../import/losses.ts';
 import { SourceError, type Progress } from '../import/read.ts';
 import { OutError } from '../import/write.ts';
 import { defaultDataDir } from '../paths.ts';
-import { terminalBar } from './progress.ts';
+import { commandOptions, terminalBar } from './common.ts';
 
 const HELP = `Usage: npm run import -- --from DIR [--out DIR]
 
@@ -46,9 +45,10 @@ const count = (n: number) => n.toLocaleString('en-US');
 /** The closing summary: records per kind, skipped kinds, losses by category, disagreements by fact, time. */
 export function summary(result: ImportResult, report: string): string {
   const rows = (entries: Array<[string, number]>) => entries.map(([label, n]) => `  ${label.padEnd(34)} ${count(n).padStart(7)}`);
-  const byKey = <T>(list: T[], key: (item: T) => string, weight: (item: T) => number) => {
+  /** The weights of `list`'s items summed by key, in the keys' order. */
+  const byKey = <T>(list: T[], keyAndWeight: (item: T) => [string, number]) => {
     const out = new Map<string, number>();
-    for (const item of list) out.set(key(item), (out.get(key(item)) ?? 0) + weight(item));
+    for (const [key, weight] of list.map(keyAndWeight)) out.set(key, (out.get(key) ?? 0) + weight);
     return [...out].sort(([a], [b]) => (a < b ? -1 : 1));
   };
   const total = Object.values(result.records).reduce((a, b) => a + b, 0);
@@ -56,28 +56,10 @@ export function summary(result: ImportResult, report: string): string {
   const skipped = Object.entries(result.skipped);
   if (skipped.length) lines.push('', 'kinds not published, skipped', ...rows(skipped));
   if (result.losses.length) {
-    lines.push(
-      '',
-      'folded, substituted or dropped (times)',
-      ...rows(
-        byKey(
-          result.losses,
-          (l) => `${l.action} ${l.category}`,
-          (l) => l.count,
-        ),
-      ),
-    );
+    lines.push('', 'folded, substituted or dropped (times)', ...rows(byKey(result.losses, (l) => [`${l.action} ${l.category}`, l.count])));
   }
   lines.push('', result.disagreements.length ? 'PokeAPI disagrees with itself' : 'PokeAPI agrees with itself on every derived fact');
-  lines.push(
-    ...rows(
-      byKey(
-        result.disagreements,
-        (d) => d.fact.replace(/ \(generation-[a-z]+\)/, ''),
-        () => 1,
-      ),
-    ),
-  );
+  lines.push(...rows(byKey(result.disagreements, (d) => [d.fact.replace(/ \(generation-[a-z]+\)/, ''), 1])));
   lines.push('', `${count(result.files)} files in ${(result.ms / 1000).toFixed(2)}s; the report: ${report}`);
   return lines.join('\n');
 }
@@ -90,17 +72,8 @@ function reportBody(result: ImportResult, from: string, out: string): string {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  let values;
-  try {
-    values = parseArgs({
-      args: argv,
-      options: { from: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } },
-    }).values;
-  } catch (err) {
-    console.error(`${(err as Error).message}\n\n${HELP}`);
-    return 2;
-  }
-  if (values.help) return (console.log(HELP), 0);
+  const values = commandOptions(argv, { from: { type: 'string' }, out: { type: 'string' } }, HELP);
+  if (typeof values === 'number') return values;
   if (!values.from) {
     console.error('--from is needed: a PokeAPI folder such as api-data/data/api/v2');
     return 2;

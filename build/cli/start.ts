@@ -4,16 +4,14 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
 import { build } from '../pipeline/build.ts';
-import { summary } from './build.ts';
+import { exitCodeOf, summary } from './build.ts';
 import { baseUrlFromEnv, defaults, portFromEnv, UsageError } from '../config.ts';
-import { OutputFailed } from '../output/failure.ts';
-import { Busy } from '../output/trees.ts';
 import { defaultOutDir, editorSchemasDir, projectRoot, serverOutputsDir } from '../paths.ts';
 import { BuildFailed, formatProblems } from '../report/problems.ts';
 import { listen, requestHandler } from '../site/serve.ts';
 
-/** The README's exit codes. */
-const EXIT = { problems: 1, usage: 2, output: 3, busy: 4 };
+/** The README's exit code of wrong usage. */
+const USAGE = 2;
 
 function exit(message: string, code: number): never {
   console.error(message);
@@ -25,7 +23,7 @@ function setting<T>(read: () => T): T {
   try {
     return read();
   } catch (err) {
-    if (err instanceof UsageError) exit(err.message, EXIT.usage);
+    if (err instanceof UsageError) exit(err.message, USAGE);
     throw err;
   }
 }
@@ -68,11 +66,9 @@ async function buildFor(baseUrl: string, outDir: string): Promise<void> {
   try {
     console.log(summary(await build({ editorSchemas: editorSchemasDir, baseUrl, outDir }), false, path.relative(projectRoot, outDir)));
   } catch (err) {
-    if (err instanceof UsageError) exit(err.message, EXIT.usage);
-    if (err instanceof OutputFailed) exit(err.message, EXIT.output);
-    if (err instanceof Busy) exit(err.message, EXIT.busy);
-    if (!(err instanceof BuildFailed)) throw err;
-    exit(formatProblems(err.problems), EXIT.problems);
+    const code = exitCodeOf(err);
+    if (code === undefined) throw err;
+    exit(err instanceof BuildFailed ? formatProblems(err.problems) : (err as Error).message, code);
   }
 }
 
@@ -88,7 +84,7 @@ const server = http.createServer((req, res) => void built.then(() => answer!(req
 const url = await listen(server, port, host).catch((err: NodeJS.ErrnoException) => {
   const problem = listenProblem(err, host, port);
   if (problem === undefined) throw err;
-  return exit(problem, EXIT.usage);
+  return exit(problem, USAGE);
 });
 
 const baseUrl = givenBase ?? `http://localhost:${new URL(url).port}`;

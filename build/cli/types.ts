@@ -31,14 +31,13 @@ function bundle(): Schema {
 }
 
 export async function generateTypes(): Promise<string> {
-  const ts = await compile(bundle(), 'ApiRecords', {
+  return compile(bundle(), 'ApiRecords', {
     bannerComment: BANNER,
     additionalProperties: false,
     unreachableDefinitions: true,
     format: true,
     style: { singleQuote: true, printWidth: 110 },
   });
-  return ts;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -63,26 +63,20 @@ function counts(diff: ApiDiff, k: KindDiff) {
 const LISTS = ['added', 'removed', 'renamed', 'changed'] as const;
 const COLUMNS = [...LISTS, 'breaking'] as const;
 
+/** A kind's counts in the tables' column order. */
+function cells(diff: ApiDiff, k: KindDiff): number[] {
+  const n = counts(diff, k);
+  return COLUMNS.map((c) => n[c]);
+}
+
 function textTable(diff: ApiDiff): string[] {
   const width = Math.max(4, ...diff.kinds.map((k) => k.kind.length));
-  const row = (label: string, cells: (string | number)[]) => `${label.padEnd(width)}${cells.map((c) => String(c).padStart(10)).join('')}`;
-  return [
-    row('kind', [...COLUMNS]),
-    ...diff.kinds.map((k) => {
-      const n = counts(diff, k);
-      return row(
-        k.kind,
-        COLUMNS.map((c) => n[c]),
-      );
-    }),
-  ];
+  const row = (label: string, values: (string | number)[]) => `${label.padEnd(width)}${values.map((c) => String(c).padStart(10)).join('')}`;
+  return [row('kind', [...COLUMNS]), ...diff.kinds.map((k) => row(k.kind, cells(diff, k)))];
 }
 
 function markdownTable(diff: ApiDiff): string {
-  const rows = diff.kinds.map((k) => {
-    const n = counts(diff, k);
-    return `| ${k.kind} | ${COLUMNS.map((c) => n[c]).join(' | ')} |`;
-  });
+  const rows = diff.kinds.map((k) => `| ${k.kind} | ${cells(diff, k).join(' | ')} |`);
   return [`| kind | ${COLUMNS.join(' | ')} |`, `| --- |${' ---: |'.repeat(COLUMNS.length)}`, ...rows, ''].join('\n');
 }
 

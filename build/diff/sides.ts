@@ -54,8 +54,8 @@ export async function revisionBase(rev: string, options: RevisionOptions): Promi
     );
   const tree = addWorktree(rev, options.work, projectRoot);
   const label = `${rev} (${tree.commit})`;
-  options.log(`building the base, ${label} …`);
-  if (tree.warning) options.log(`warning: ${tree.warning}`);
+  console.error(`building the base, ${label} …`);
+  if (tree.warning) console.error(`warning: ${tree.warning}`);
   const out = path.join(options.work, 'base');
   try {
     await buildRevision(tree.dir, path.join(tree.dir, data), out, options.baseUrl, label);
@@ -70,7 +70,6 @@ interface RevisionOptions {
   work: string;
   dataDir: string;
   baseUrl: string;
-  log: (line: string) => void;
 }
 
 async function buildRevision(checkout: string, data: string, out: string, baseUrl: string, label: string): Promise<void> {

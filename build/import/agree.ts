@@ -26,18 +26,18 @@ interface Side {
 }
 
 const idOf = (ref: unknown) => refTarget(ref)?.id;
-const label = (kind: string, record: Poke) => `${kind}/${record.name ?? record.id}`;
+const recordLabel = (kind: string, record: Poke) => `${kind}/${record.name ?? record.id}`;
 const has = (world: World, kind: string, ref: unknown) => {
   const target = refTarget(ref);
   return target !== undefined && target.kind === kind && recordsOf(world, kind).has(target.id);
 };
 
-/** Claims from every record of `kind`: `each` gives the key and words of each statement it makes. */
-function claims(world: World, kind: string, each: (record: Poke) => Array<[string, string]>): Claim[] {
-  const out: Claim[] = [];
+/** The side `label`, its claims made by every record of `kind`: `each` gives the key and words of each statement a record makes. */
+function sideOf(label: string, world: World, kind: string, each: (record: Poke) => Array<[string, string]>): Side {
+  const claims: Claim[] = [];
   for (const record of recordsOf(world, kind).values())
-    for (const [key, says] of each(record)) out.push({ key, record: label(kind, record), says });
-  return out;
+    for (const [key, says] of each(record)) claims.push({ key, record: recordLabel(kind, record), says });
+  return { label, claims };
 }
 
 /** Every claim one side makes that the other does not. */
@@ -51,9 +51,17 @@ function compare(left: Side, right: Side): Disagreement[] {
   ];
 }
 
-/** A list field of `kind` whose items point at `target` records (by `via`, or the item itself). */
-function listed(world: World, kind: string, field: string, target: string, key: (self: Poke, item: Poke) => string, via?: string) {
-  return claims(world, kind, (record) =>
+/** The side `label`: a list field of `kind` whose items point at `target` records (by `via`, or the item itself). */
+function listed(
+  label: string,
+  world: World,
+  kind: string,
+  field: string,
+  target: string,
+  key: (self: Poke, item: Poke) => string,
+  via?: string,
+) {
+  return sideOf(label, world, kind, (record) =>
     (record[field] ?? [])
       .filter((item: Poke) => has(world, target, via ? item[via] : item))
       .map((item: Poke) => {
@@ -63,16 +71,17 @@ function listed(world: World, kind: string, field: string, target: string, key: 
   );
 }
 
-/** A reference field of `kind` to a `target` record. */
-function pointing(world: World, kind: string, field: string, target: string, key: (self: Poke) => string) {
-  return claims(world, kind, (record) => (has(world, target, record[field]) ? [[key(record), `${field} is ${record[field].name}`]] : []));
+/** The side `label`: a reference field of `kind` to a `target` record. */
+function pointing(label: string, world: World, kind: string, field: string, target: string, key: (self: Poke) => string) {
+  return sideOf(label, world, kind, (record) =>
+    has(world, target, record[field]) ? [[key(record), `${field} is ${record[field].name}`]] : [],
+  );
 }
 
 /** A's `x_to` holds B iff B's `x_from` holds A, now. */
 function currentChart(world: World): Disagreement[] {
-  const side = (to: boolean): Side => ({
-    label: to ? 'type.damage_relations.*_to' : 'type.damage_relations.*_from',
-    claims: claims(world, 'type', (type) =>
+  const side = (to: boolean) =>
+    sideOf(to ? 'type.damage_relations.*_to' : 'type.damage_relations.*_from', world, 'type', (type) =>
       RELATIONS.flatMap(([toField, fromField, factor]) =>
         (type.damage_relations?.[to ? toField : fromField] ?? [])
           .filter((ref: Poke) => has(world, 'type', ref))
@@ -81,8 +90,7 @@ function currentChart(world: World): Disagreement[] {
             `${to ? toField : fromField} lists ${ref.name}`,
           ]),
       ),
-    ),
-  });
+    );
   return compare(side(true), side(false));
 }
 
@@ -120,7 +128,7 @@ function pastChart(world: World): Disagreement[] {
         const words = (f: number | undefined) => (f === undefined ? 'normal damage' : `${f}×`);
         out.push({
           fact,
-          record: label('type', defender),
+          record: recordLabel('type', defender),
           detail: `${attacker.name} → ${defender.name}: ${words(said)} here, ${words(derived)} by ${attacker.name}'s row`,
         });
       }
@@ -130,26 +138,20 @@ function pastChart(world: World): Disagreement[] {
 }
 
 function genders(world: World): Disagreement[] {
-  const details: Side = {
-    label: 'gender.pokemon_species_details',
-    claims: claims(world, 'gender', (g) =>
-      (g.pokemon_species_details ?? [])
-        .filter((d: Poke) => has(world, 'creature-species', d.pokemon_species))
-        .map((d: Poke): [string, string] => [
-          `${g.id}<${idOf(d.pokemon_species)}=${d.rate}`,
-          `lists ${d.pokemon_species.name} at rate ${d.rate}`,
-        ]),
-    ),
-  };
+  const details = sideOf('gender.pokemon_species_details', world, 'gender', (g) =>
+    (g.pokemon_species_details ?? [])
+      .filter((d: Poke) => has(world, 'creature-species', d.pokemon_species))
+      .map((d: Poke): [string, string] => [
+        `${g.id}<${idOf(d.pokemon_species)}=${d.rate}`,
+        `lists ${d.pokemon_species.name} at rate ${d.rate}`,
+      ]),
+  );
   const gendersByName = [...recordsOf(world, 'gender').values()];
-  const rates: Side = {
-    label: 'pokemon-species.gender_rate',
-    claims: claims(world, 'creature-species', (s) =>
-      gendersByName
-        .filter((g) => GENDER_RULE[g.name]?.(s.gender_rate))
-        .map((g): [string, string] => [`${g.id}<${s.id}=${s.gender_rate}`, `gender_rate ${s.gender_rate} makes it ${g.name}`]),
-    ),
-  };
+  const rates = sideOf('pokemon-species.gender_rate', world, 'creature-species', (s) =>
+    gendersByName
+      .filter((g) => GENDER_RULE[g.name]?.(s.gender_rate))
+      .map((g): [string, string] => [`${g.id}<${s.id}=${s.gender_rate}`, `gender_rate ${s.gender_rate} makes it ${g.name}`]),
+  );
   return compare(details, rates);
 }
 
@@ -168,100 +170,75 @@ function changes(
   amount: string,
 ): Disagreement[] {
   const bucket = (n: number) => (n > 0 ? 'increase' : 'decrease');
-  const target: Side = {
-    label: `${kind}.${field}`,
-    claims: claims(world, kind, (record) =>
-      (['increase', 'decrease'] as const).flatMap((dir) =>
-        (record[field]?.[dir] ?? [])
-          .filter((c: Poke) => has(world, from, c[member]))
-          .map((c: Poke): [string, string] => [
-            `${record.id}<${idOf(c[member])}=${c[amount]}/${dir}`,
-            `${field}.${dir} lists ${c[member].name} (${c[amount]})`,
-          ]),
-      ),
-    ),
-  };
-  const source: Side = {
-    label: `${from}.${list}`,
-    claims: claims(world, from, (record) =>
-      (record[list] ?? [])
-        .filter((c: Poke) => c[amount] !== 0 && has(world, kind, c[via])) // no change is listed on neither side
+  const target = sideOf(`${kind}.${field}`, world, kind, (record) =>
+    (['increase', 'decrease'] as const).flatMap((dir) =>
+      (record[field]?.[dir] ?? [])
+        .filter((c: Poke) => has(world, from, c[member]))
         .map((c: Poke): [string, string] => [
-          `${idOf(c[via])}<${record.id}=${c[amount]}/${bucket(c[amount])}`,
-          `${list} changes ${c[via].name} by ${c[amount]}`,
+          `${record.id}<${idOf(c[member])}=${c[amount]}/${dir}`,
+          `${field}.${dir} lists ${c[member].name} (${c[amount]})`,
         ]),
     ),
-  };
+  );
+  const source = sideOf(`${from}.${list}`, world, from, (record) =>
+    (record[list] ?? [])
+      .filter((c: Poke) => c[amount] !== 0 && has(world, kind, c[via])) // no change is listed on neither side
+      .map((c: Poke): [string, string] => [
+        `${idOf(c[via])}<${record.id}=${c[amount]}/${bucket(c[amount])}`,
+        `${list} changes ${c[via].name} by ${c[amount]}`,
+      ]),
+  );
   return compare(target, source);
 }
 
 function natures(world: World): Disagreement[] {
-  const statSide: Side = {
-    label: 'stat.affecting_natures',
-    claims: claims(world, 'stat', (stat) =>
-      (['increase', 'decrease'] as const).flatMap((dir) =>
-        (stat.affecting_natures?.[dir] ?? [])
-          .filter((n: Poke) => has(world, 'nature', n))
-          .map((n: Poke): [string, string] => [`${stat.id}<${idOf(n)}/${dir}`, `affecting_natures.${dir} lists ${n.name}`]),
-      ),
+  const statSide = sideOf('stat.affecting_natures', world, 'stat', (stat) =>
+    (['increase', 'decrease'] as const).flatMap((dir) =>
+      (stat.affecting_natures?.[dir] ?? [])
+        .filter((n: Poke) => has(world, 'nature', n))
+        .map((n: Poke): [string, string] => [`${stat.id}<${idOf(n)}/${dir}`, `affecting_natures.${dir} lists ${n.name}`]),
     ),
-  };
-  const natureSide: Side = {
-    label: 'nature.increased_stat/decreased_stat',
-    claims: claims(world, 'nature', (n) => {
-      if (neutral(n)) return [];
-      const out: Array<[string, string]> = [];
-      if (has(world, 'stat', n.increased_stat))
-        out.push([`${idOf(n.increased_stat)}<${n.id}/increase`, `increased_stat is ${n.increased_stat.name}`]);
-      if (has(world, 'stat', n.decreased_stat))
-        out.push([`${idOf(n.decreased_stat)}<${n.id}/decrease`, `decreased_stat is ${n.decreased_stat.name}`]);
-      return out;
-    }),
-  };
+  );
+  const natureSide = sideOf('nature.increased_stat/decreased_stat', world, 'nature', (n) => {
+    if (neutral(n)) return [];
+    const out: Array<[string, string]> = [];
+    if (has(world, 'stat', n.increased_stat))
+      out.push([`${idOf(n.increased_stat)}<${n.id}/increase`, `increased_stat is ${n.increased_stat.name}`]);
+    if (has(world, 'stat', n.decreased_stat))
+      out.push([`${idOf(n.decreased_stat)}<${n.id}/decrease`, `decreased_stat is ${n.decreased_stat.name}`]);
+    return out;
+  });
   return compare(statSide, natureSide);
 }
 
 /** A list on one kind against a reference on the other: `target.field` lists X iff X's `via` points at it. */
 function inverse(world: World, target: string, field: string, from: string, via: string, item?: string): Disagreement[] {
-  const listSide = {
-    label: `${target}.${field}`,
-    claims: listed(world, target, field, from, (self, i) => `${self.id}<${idOf(item ? i[item] : i)}`, item),
-  };
-  const refSide = { label: `${from}.${via}`, claims: pointing(world, from, via, target, (self) => `${idOf(self[via])}<${self.id}`) };
+  const listSide = listed(`${target}.${field}`, world, target, field, from, (self, i) => `${self.id}<${idOf(item ? i[item] : i)}`, item);
+  const refSide = pointing(`${from}.${via}`, world, from, via, target, (self) => `${idOf(self[via])}<${self.id}`);
   return compare(listSide, refSide);
 }
 
 /** A type's `pokemon` (with slots) against each creature's `types`. */
 function typeCreatures(world: World): Disagreement[] {
-  const typeSide: Side = {
-    label: 'type.pokemon',
-    claims: claims(world, 'type', (t) =>
-      (t.pokemon ?? [])
-        .filter((p: Poke) => has(world, 'creature', p.pokemon))
-        .map((p: Poke): [string, string] => [`${t.id}<${idOf(p.pokemon)}@${p.slot}`, `pokemon lists ${p.pokemon.name} in slot ${p.slot}`]),
-    ),
-  };
-  const creatureSide: Side = {
-    label: 'pokemon.types',
-    claims: claims(world, 'creature', (c) =>
-      (c.types ?? [])
-        .filter((t: Poke) => has(world, 'type', t.type))
-        .map((t: Poke): [string, string] => [`${idOf(t.type)}<${c.id}@${t.slot}`, `types lists ${t.type.name} in slot ${t.slot}`]),
-    ),
-  };
+  const typeSide = sideOf('type.pokemon', world, 'type', (t) =>
+    (t.pokemon ?? [])
+      .filter((p: Poke) => has(world, 'creature', p.pokemon))
+      .map((p: Poke): [string, string] => [`${t.id}<${idOf(p.pokemon)}@${p.slot}`, `pokemon lists ${p.pokemon.name} in slot ${p.slot}`]),
+  );
+  const creatureSide = sideOf('pokemon.types', world, 'creature', (c) =>
+    (c.types ?? [])
+      .filter((t: Poke) => has(world, 'type', t.type))
+      .map((t: Poke): [string, string] => [`${idOf(t.type)}<${c.id}@${t.slot}`, `types lists ${t.type.name} in slot ${t.slot}`]),
+  );
   return compare(typeSide, creatureSide);
 }
 
 /** A species' varieties (with is_default) against each creature's species and is_default. */
 function varieties(world: World): Disagreement[] {
-  const speciesSide: Side = {
-    label: 'pokemon-species.varieties',
-    claims: listed(world, 'creature-species', 'varieties', 'creature', (s, v) => `${s.id}<${idOf(v.pokemon)}=${v.is_default}`, 'pokemon'),
-  };
-  const creatureSide: Side = {
-    label: 'pokemon.species/is_default',
-    claims: pointing(world, 'creature', 'species', 'creature-species', (c) => `${idOf(c.species)}<${c.id}=${c.is_default}`),
-  };
+  const listKey = (s: Poke, v: Poke) => `${s.id}<${idOf(v.pokemon)}=${v.is_default}`;
+  const refKey = (c: Poke) => `${idOf(c.species)}<${c.id}=${c.is_default}`;
+  const speciesSide = listed('pokemon-species.varieties', world, 'creature-species', 'varieties', 'creature', listKey, 'pokemon');
+  const creatureSide = pointing('pokemon.species/is_default', world, 'creature', 'species', 'creature-species', refKey);
   return compare(speciesSide, creatureSide);
 }
 
@@ -285,7 +262,7 @@ function maxChances(world: World): Disagreement[] {
         if (stated.size === 1 && stated.has(sum)) continue;
         out.push({
           fact: 'location-area version_details.max_chance ↔ the sum of its chances',
-          record: label('location-area', area),
+          record: recordLabel('location-area', area),
           detail: `${encounter.pokemon?.name} in ${version}: max_chance ${[...stated].join(', ')}, chances sum to ${sum}`,
         });
       }

@@ -91,9 +91,9 @@ function mapRef(source: Schema, value: unknown, at: string, walk: Walk, required
   return first.name;
 }
 
-function nameOf(ref: unknown, kinds: string | string[], at: string, walk: Walk): string | undefined {
+function nameOf(ref: unknown, kind: string, at: string, walk: Walk): string | undefined {
   const target = refTarget(ref);
-  if (!target || ![kinds].flat().includes(target.kind)) {
+  if (!target || target.kind !== kind) {
     walk.losses.add('dropped', 'reference-to-other-kind', walk.kind, at, walk.record);
     return undefined;
   }
@@ -111,8 +111,7 @@ function nameOf(ref: unknown, kinds: string | string[], at: string, walk: Walk):
  */
 function mapTrigger(source: Schema, value: unknown, at: string, walk: Walk): Out {
   const condition = value as Poke;
-  const { kinds } = source['x-ref-by'] as { kinds: string[] | Record<string, string> };
-  const kind = Array.isArray(kinds) ? (kinds.includes(condition?.trigger) ? kinds : undefined) : kinds[condition?.trigger];
+  const kind = (source['x-ref-by'].kinds as Record<string, string>)[condition?.trigger];
   if (!condition?.url || !kind) {
     walk.losses.add('dropped', 'trigger-condition', walk.kind, `${at}(${condition?.trigger})`, walk.record);
     return DROP;

@@ -43,10 +43,8 @@ export function readSource(from: string, published: ReadonlySet<string>, progres
     if (published.has(ourName(pokeKind))) wanted.push([pokeKind, ourName(pokeKind), ids]);
     else skipped[pokeKind] = ids.length;
   }
-  progress?.start(
-    'read',
-    wanted.reduce((n, [, , ids]) => n + ids.length, 0),
-  );
+  const total = wanted.reduce((n, [, , ids]) => n + ids.length, 0);
+  progress?.start('read', total);
   for (const [pokeKind, kind, ids] of wanted) {
     const records = new Map<number, Poke>();
     for (const id of ids) {

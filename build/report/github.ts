@@ -7,19 +7,17 @@
 import path from 'node:path';
 import { sortProblems, visible, type Problem } from './problems.ts';
 
-export interface GithubReportOptions {
-  /** Folder of the data's parent relative to the repository root, when the project is not at the root. */
-  root?: string;
-}
-
 /** Line breaks in data are percent-encoded, as the runner reads them back: shown as breaks in the annotation. */
 const KEEP_BREAKS = { breaks: true };
 
-/** One `::error …::message` line per problem, in file, line and column order. */
-export function formatGithub(problems: Problem[], options: GithubReportOptions = {}): string {
+/**
+ * One `::error …::message` line per problem, in file, line and column order. `root` is the folder of
+ * the data's parent relative to the repository root, when the project is not at the root.
+ */
+export function formatGithub(problems: Problem[], { root }: { root?: string } = {}): string {
   return sortProblems(problems)
     .map((p) => {
-      const file = visible(options.root ? path.posix.join(options.root.split(path.sep).join('/'), p.file) : p.file, KEEP_BREAKS);
+      const file = visible(root ? path.posix.join(root.split(path.sep).join('/'), p.file) : p.file, KEEP_BREAKS);
       const props: [string, string | number | undefined][] = [
         ['file', file],
         ['line', p.line],
@@ -30,10 +28,7 @@ export function formatGithub(problems: Problem[], options: GithubReportOptions =
         .filter(([, v]) => v !== undefined && v !== '')
         .map(([k, v]) => `${k}=${escapeProperty(String(v))}`)
         .join(',');
-      const message = p.hint
-        ? `${visible(p.message, KEEP_BREAKS)}\nhint: ${visible(p.hint, KEEP_BREAKS)}`
-        : visible(p.message, KEEP_BREAKS);
-      return `::error ${list}::${escapeData(message)}`;
+      return `::error ${list}::${escapeData(visible(p.hint ? `${p.message}\nhint: ${p.hint}` : p.message, KEEP_BREAKS))}`;
     })
     .join('\n');
 }

@@ -43,10 +43,10 @@ function find(text: string, pointer: string, key: boolean): Position {
   let node: unknown = doc.contents;
   let offset = rangeStart(node) ?? 0;
   const segments = segmentsOf(pointer);
-  const { isMap, isSeq, isPair } = yaml();
+  const { isMap, isSeq, isPair, isScalar } = yaml();
   for (const [i, seg] of segments.entries()) {
     if (isMap(node)) {
-      const pair = node.items.find((p) => isPair(p) && keyText(p.key) === seg);
+      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === seg);
       if (!pair) break;
       offset = rangeStart(pair.key) ?? offset;
       if (key && i === segments.length - 1) break;
@@ -74,11 +74,6 @@ export function positionAt(text: string, offset: number): Position {
     }
   }
   return { line, column: offset - start + 1 };
-}
-
-function keyText(key: unknown): string | undefined {
-  if (yaml().isScalar(key)) return String(key.value);
-  return undefined;
 }
 
 function rangeStart(node: unknown): number | undefined {

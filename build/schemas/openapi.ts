@@ -25,7 +25,7 @@ export function openapiDocument(schemas: SchemaSet, baseUrl: string): Schema {
     openapi: '3.1.0',
     info: {
       title: 'Creature Reference Service',
-      version: packageVersion(),
+      version: (JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version,
       description:
         'Read-only reference data about a fictional game world, one record per request, as JSON. ' +
         'Generated from the JSON Schemas in schemas/. Every record links to others as {name, url}. ' +
@@ -122,12 +122,11 @@ function endpointPaths(kinds: KindInfo[], kindDefinition: (kind: string) => stri
       },
     },
   };
-  const notFound = { $ref: '#/components/responses/NotFound' };
   for (const info of kinds) {
     const words = info.kind.replace(/-/g, ' ');
     const op = pascal(info.kind);
     paths[api.list(info.kind)] = { get: listOperation(op, words, !info.unpublished.includes('name')) };
-    paths[`${api.list(info.kind)}{id}/`] = { get: recordOperation(info, op, words, kindDefinition(info.kind), notFound) };
+    paths[`${api.list(info.kind)}{id}/`] = { get: recordOperation(info, op, words, kindDefinition(info.kind)) };
     paths[api.ndjson(info.kind)] = { get: ndjsonOperation(op, words, kindDefinition(info.kind)) };
   }
   return paths;
@@ -157,7 +156,7 @@ function listOperation(op: string, words: string, named: boolean): Schema {
   };
 }
 
-function recordOperation(info: KindInfo, op: string, words: string, schemaName: string, notFound: Schema): Schema {
+function recordOperation(info: KindInfo, op: string, words: string, schemaName: string): Schema {
   const about = info.response.description ? `${info.response.description}\n\n` : '';
   return {
     operationId: `get${op}`,
@@ -166,7 +165,7 @@ function recordOperation(info: KindInfo, op: string, words: string, schemaName: 
     parameters: [{ $ref: `#/components/parameters/${info.byName ? 'idOrName' : 'id'}` }],
     responses: {
       '200': jsonResponse(schemaName, `The ${words}.`),
-      '404': notFound,
+      '404': { $ref: '#/components/responses/NotFound' },
     },
   };
 }
@@ -241,10 +240,4 @@ const text = (value: unknown) => JSON.stringify(value, null, 2) + '\n';
 
 function pascal(kind: string): string {
   return kind.replace(/(^|-)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());
-}
-
-let version: string | undefined;
-function packageVersion(): string {
-  version ??= (JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
-  return version;
 }

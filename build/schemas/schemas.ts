@@ -206,12 +206,8 @@ function toSource(node: Schema): Schema {
       const required = new Set<string>(node.required ?? []);
       const pick: string[] | undefined = node['x-source']?.pick;
       for (const [name, sub] of Object.entries(value as Schema)) {
-        if (pick && !pick.includes(name)) {
-          required.delete(name);
-          continue;
-        }
         const mode = sub['x-source'];
-        if (mode === 'omit') {
+        if ((pick && !pick.includes(name)) || mode === 'omit') {
           required.delete(name);
           continue;
         }

@@ -56,7 +56,6 @@ export function loadValidators(
   }
   const code = compile(schemas);
   cache.write(key, [[FILE, code]], true); // replacing damaged code
-
   return { validators: evaluate(code), cached: false };
 }
 
@@ -73,12 +72,9 @@ function compile(schemas: SchemaSet): string {
   for (const keyword of KEYWORDS) ajv.addKeyword({ keyword });
   const names: Record<string, string> = {};
   for (const [kind, info] of schemas.kinds) {
-    for (const [side, schema] of [
-      ['source', info.source],
-      ['response', info.response],
-    ] as const) {
-      ajv.addSchema(schema, `${side}:${kind}`);
+    for (const side of ['source', 'response'] as const) {
       names[`${side}:${kind}`] = `${side}:${kind}`;
+      ajv.addSchema(info[side], `${side}:${kind}`);
     }
   }
   return standaloneCode(ajv, names);
