@@ -126,8 +126,8 @@ function toolFingerprint(): string {
 let fingerprint: string | undefined;
 
 /** Everything the output depends on, in one hash: same key, same bytes. */
-function buildKey(files: SourceFile[], baseUrl: string, pretty: boolean): string {
-  return hashText([toolFingerprint(), baseUrl, pretty, ...files.map((f) => `${f.rel} ${f.hash}`)].join('\n'));
+function buildKey({ tool, baseUrl, options }: Context, files: SourceFile[]): string {
+  return hashText([tool, baseUrl, options.pretty ?? false, ...files.map((f) => `${f.rel} ${f.hash}`)].join('\n'));
 }
 
 /** One build's settings and what it found so far, passed from stage to stage. */
@@ -197,7 +197,7 @@ async function run(ctx: Context, writer: Writer | undefined): Promise<BuildResul
   // On a rebuild, files that changed are read now: with every hash known, the key says whether
   // anything changed at all.
   if (live) readUnhashed(files);
-  const keyNow = live && files.every((f) => f.hash !== undefined) ? buildKey(files, ctx.baseUrl, options.pretty ?? false) : undefined;
+  const keyNow = live && files.every((f) => f.hash !== undefined) ? buildKey(ctx, files) : undefined;
   if (live && problems.count === 0 && !options.plain && live.key === keyNow) {
     // Nothing changed since the live tree was built: it is already the answer. The names copy may
     // not be, if a build of the same data into another tree (the dev loop's) wrote it since.
@@ -219,9 +219,7 @@ async function run(ctx: Context, writer: Writer | undefined): Promise<BuildResul
     await tree?.abort();
     throw err;
   }
-  if (options.editorSchemas && !options.check) {
-    keepEditorSchemas(ctx, options.editorSchemas, files, keyNow ?? buildKey(files, ctx.baseUrl, options.pretty ?? false));
-  }
+  if (options.editorSchemas && !options.check) keepEditorSchemas(ctx, options.editorSchemas, files, keyNow ?? buildKey(ctx, files));
   return result;
 }
 
@@ -271,9 +269,8 @@ type Stages = Awaited<ReturnType<typeof laterStages>>;
 /** What checking the sources gave: the store of records, and what is left to read or derive. */
 interface Checked {
   store: Store;
-  /** On a rebuild, the kinds with a record read again or removed, and the kinds they may change. */
+  /** On a rebuild, the kinds with a record read again or removed. */
   read: Set<string> | undefined;
-  affected: Set<string> | undefined;
   /** Every record has the facts it had in the live tree's build (factsKept). */
   kept: boolean;
   tree: Tree | undefined;
@@ -311,8 +308,7 @@ async function render(ctx: Context, src: Sources, stages: Stages, checked: Check
   const output = stages.render.outputFiles(store, schemas, validators, ctx.problems, {
     pretty: ctx.options.pretty,
     published: (live?.tool === ctx.tool && live.files()) || new Map<string, string>(),
-    // A kind with no record read again or removed has the same members: its list is the live tree's.
-    keptLists: read && new Set([...schemas.kinds.keys()].filter((kind) => !read.has(kind))),
+    read,
     extra:
       tree && !changes
         ? new Map<string, string | Buffer>([...ctx.timed('explorer', await explorerFiles()), ...(await hostCodeFiles())])
@@ -364,19 +360,19 @@ async function check(ctx: Context, src: Sources, stages: Stages): Promise<Checke
       ? await stages.checkPool.validateInThreads(files, schemas, () => set.validators, ctx.baseUrl, problems, prepare, cache)
       : validate(files, schemas, set.validators, ctx.baseUrl, problems, parkAndPrepare, cache),
   );
-  // A rebuild whose records all keep their facts derives only the kinds read again: no other
-  // record's derived fields can change. Otherwise, every kind those kinds' facts may change.
   const kept = !!read && factsKept(store, files, memory!, read);
-  const affected = read && (kept ? read : stages.derive.affectedKinds(read));
-  return { store, read, affected, kept, tree, cache };
+  return { store, read, kept, tree, cache };
 }
 
 /** Derives every kind a rebuild may change (every kind, in a first build) and settles them (facts.ts). */
-function deriveAndSettle(stages: Stages, { store, affected, kept }: Checked, schemas: SchemaSet, problems: Problems): void {
-  const { derive } = stages.derive;
+function deriveAndSettle(stages: Stages, { store, read, kept }: Checked, schemas: SchemaSet, problems: Problems): void {
+  const { derive, affectedKinds } = stages.derive;
   const { settle } = stages.facts;
-  // With every record keeping its facts, only the records read again have derived fields to fill in.
-  derive(store, problems, affected ?? new Set(schemas.kinds.keys()), kept ? (entry) => !entry.file.known : undefined);
+  // A rebuild whose records all keep their facts derives only the kinds read again: no other
+  // record's derived fields can change, and only the records read again have them to fill in.
+  // Otherwise, every kind those kinds' facts may change.
+  const affected = read && (kept ? read : affectedKinds(read));
+  derive(store, problems, affected, kept ? (entry) => !entry.file.known : undefined);
   const stale = settle(store, schemas, affected, kept);
   if (stale.size > 0) {
     // A record outside those kinds that cannot be carried over (it was read again): its kind is derived after all.
@@ -421,7 +417,7 @@ async function publish(
   let inputs: Inputs | undefined;
   const built = () =>
     (inputs ??= {
-      key: src.keyNow ?? buildKey(src.files, ctx.baseUrl, options.pretty ?? false),
+      key: src.keyNow ?? buildKey(ctx, src.files),
       tool: ctx.tool,
       settings: ctx.settings,
       sources: sourceLines(src.files, src.seen?.manifest?.sources),

@@ -18,8 +18,11 @@ export interface EmitOptions {
   pretty?: boolean;
   /** Hashes of files already published (and so already checked); only other records are checked. */
   published?: Files;
-  /** Kinds whose list is the live tree's, unchanged (where `published` holds it). */
-  keptLists?: ReadonlySet<string>;
+  /**
+   * On a rebuild, the kinds with a record read again or removed. Any other kind has the same
+   * members: its list is the live tree's, unchanged (where `published` holds it).
+   */
+  read?: ReadonlySet<string>;
   /** Files published as they are, such as the explorer page, by output-relative path. */
   extra?: Map<string, string | Buffer>;
   /** Called now and then with how many records are done, of all. */
@@ -75,20 +78,18 @@ function* parts(
   problems: Problems,
   options: EmitOptions,
 ): Generator<Generator<OutputFile>> {
-  const { pretty = false, published = new Map<string, string>(), keptLists, extra = new Map(), onRecord, changes = false } = options;
+  const { pretty = false, published = new Map<string, string>(), read, extra = new Map(), onRecord, changes = false } = options;
   const ctx: Publishing = { store, schemas, validators, problems, pretty, published, hashes: new Map(), changes };
   const kinds = [...schemas.kinds.keys()];
   if (schemas.kinds.has(NDJSON_LIST)) throw new Error(`no kind may be called ${NDJSON_LIST}: its folder is the list of the NDJSON files`);
-  // The index maps kinds to their lists and holds nothing else, as PokeAPI's does.
-  const index = Object.fromEntries(kinds.map((kind) => [kind, store.urls.list(kind)]));
   const total = kinds.reduce((n, kind) => n + store.valid(kind).length, 0);
   const progress = { done: 0, total, onRecord };
   for (const kind of kinds) {
     if (changes && store.valid(kind).every((entry) => entry.carry)) continue;
-    yield* kindFiles(kind, store.valid(kind), ctx, progress, keptLists);
+    yield* kindFiles(kind, store.valid(kind), ctx, progress, read);
   }
   // The site's files come from the tool, the options and the kinds alone: as they were.
-  if (!changes) yield siteFiles(index, ctx, extra);
+  if (!changes) yield siteFiles(ctx, extra);
   yield spriteFiles(ctx);
   onRecord?.(total, total);
 }
@@ -99,12 +100,12 @@ function* kindFiles(
   entries: Iterable<Entry>,
   ctx: Publishing,
   progress: Progress,
-  keptLists: ReadonlySet<string> | undefined,
+  read: ReadonlySet<string> | undefined,
 ): Generator<Generator<OutputFile>> {
   ctx.hashes.clear();
   yield recordFiles(kind, entries, ctx, progress);
   // Every record keeps its id and its name: the list is as it was.
-  if (!ctx.changes) yield listFile(kind, ctx, keptLists);
+  if (!ctx.changes) yield listFile(kind, ctx, read);
   yield ndjsonFile(kind, ctx);
 }
 
@@ -165,10 +166,10 @@ function withoutFields(data: Data, fields: readonly string[]): Data {
 function* listFile(
   kind: string,
   { store, schemas, pretty, published }: Publishing,
-  keptLists: ReadonlySet<string> | undefined,
+  read: ReadonlySet<string> | undefined,
 ): Generator<OutputFile> {
   const listPath = apiPaths.list(kind);
-  if (keptLists?.has(kind) && published.has(listPath)) return yield carried(listPath);
+  if (read && !read.has(kind) && published.has(listPath)) return yield carried(listPath);
   const entries = store.valid(kind);
   const named = !schemas.kinds.get(kind)!.unpublished.includes('name');
   const results = named ? entries.map((e) => store.ref(e)) : entries.map((e) => ({ url: store.urls.record(kind, e.id) }));
@@ -197,17 +198,14 @@ function carriedHash(published: Files, idPath: string): string {
   return hash;
 }
 
-/** The list of the NDJSON files, one per kind by name: at `api/v2/ndjson/`, not in the index. */
-function ndjsonList(kinds: string[], { store, pretty }: Publishing): OutputFile {
-  const results = [...kinds].sort().map((kind) => ({ name: kind, url: store.urls.ndjson(kind) }));
-  return { rel: apiPaths.list(NDJSON_LIST), body: serialise({ count: results.length, next: null, previous: null, results }, pretty) };
-}
-
-/** The API's index, the 404 bodies, the hosts' rule files, the API description and the extra files. */
-function* siteFiles(index: Record<string, string>, ctx: Publishing, extra: Map<string, string | Buffer>): Generator<OutputFile> {
-  const { store, schemas, pretty } = ctx;
+/** The API's index, the list of NDJSON files, the 404 bodies, the hosts' rule files, the API description and the extra files. */
+function* siteFiles({ store, schemas, pretty }: Publishing, extra: Map<string, string | Buffer>): Generator<OutputFile> {
+  // The index maps kinds to their lists and holds nothing else, as PokeAPI's does.
+  const index = Object.fromEntries([...schemas.kinds.keys()].map((kind) => [kind, store.urls.list(kind)]));
   yield { rel: apiPaths.index, body: serialise(index, pretty) };
-  yield ndjsonList([...schemas.kinds.keys()], ctx);
+  // One per kind by name: at `api/v2/ndjson/`, not in the index.
+  const ndjson = [...schemas.kinds.keys()].sort().map((kind) => ({ name: kind, url: store.urls.ndjson(kind) }));
+  yield { rel: apiPaths.list(NDJSON_LIST), body: serialise({ count: ndjson.length, next: null, previous: null, results: ndjson }, pretty) };
   const notFound = serialise(NOT_FOUND_BODY, pretty);
   yield { rel: apiPaths.notFound, body: notFound };
   // The static hosts' rules, and the name their 404 page goes by (hosts/README.md).
