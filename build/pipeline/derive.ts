@@ -18,7 +18,7 @@ interface Across extends Context {
   filled: (kind: string) => readonly Entry[];
 }
 
-export interface Derivation {
+interface Derivation {
   /** The fields it reads, by kind (ids and names aside). */
   reads: Record<string, string[]>;
   /** Computed across records, once per build. */

@@ -27,7 +27,7 @@ type Visitor = (value: unknown, at: (string | number)[]) => unknown;
  * Calls `fn` on every value `path` reaches ('*' is every item or key) and stores what it returns.
  * `segs` is the path so far; it is shared and changed in place, so `fn` copies it if it keeps it.
  */
-export function visit(value: any, path: readonly string[], i: number, segs: (string | number)[], fn: Visitor): unknown {
+function visit(value: any, path: readonly string[], i: number, segs: (string | number)[], fn: Visitor): unknown {
   if (i === path.length) return fn(value, segs);
   if (value === null || typeof value !== 'object') return value;
   // Loops rather than a helper closure: this runs for every reference of every record.
