@@ -9,7 +9,7 @@ import { BuildFailed, type Problems } from '../report/problems.ts';
 import type { SchemaSet } from '../schemas/schemas.ts';
 import { formSprites, renderFormSprite, renderTypeIcon, typeIcons } from '../site/sprites.ts';
 import { unpark, type Context } from './facts.ts';
-import type { Data, Entry, Store } from '../store.ts';
+import type { Data, Store } from '../store.ts';
 import type { Validators } from '../schemas/validators.ts';
 import { at } from './parse.ts';
 import { serialise } from './serialise.ts';
@@ -61,13 +61,13 @@ export function* outputFiles(
 }
 
 /** What publishing needs, passed on to each part of it: what unparking needs, and how to write. */
-interface Publishing extends Context {
+interface Publishing extends Context, Pick<EmitOptions, 'read'> {
   pretty: boolean;
   published: Files;
   /** The hash of each record's file by id, of the kind being published: what its NDJSON file is made of. */
   hashes: Map<number, string>;
-  /** EmitOptions.changes. */
   changes: boolean;
+  progress: { done: number; total: number; onRecord: EmitOptions['onRecord'] };
 }
 
 /** The parts of the output in their order, each a generator of its files, made as it is reached. */
@@ -79,14 +79,19 @@ function* parts(
   options: EmitOptions,
 ): Generator<Generator<OutputFile>> {
   const { pretty = false, published = new Map<string, string>(), read, extra = new Map(), onRecord, changes = false } = options;
-  const ctx: Publishing = { store, schemas, validators, problems, pretty, published, hashes: new Map(), changes };
   const kinds = [...schemas.kinds.keys()];
   if (schemas.kinds.has(NDJSON_LIST)) throw new Error(`no kind may be called ${NDJSON_LIST}: its folder is the list of the NDJSON files`);
   const total = kinds.reduce((n, kind) => n + store.valid(kind).length, 0);
   const progress = { done: 0, total, onRecord };
+  const ctx: Publishing = { store, schemas, validators, problems, pretty, published, read, hashes: new Map(), changes, progress };
+  // Each kind's records, its list and the NDJSON file of all its records.
   for (const kind of kinds) {
     if (changes && store.valid(kind).every((entry) => entry.carry)) continue;
-    yield* kindFiles(kind, store.valid(kind), ctx, progress, read);
+    ctx.hashes.clear();
+    yield recordFiles(kind, ctx);
+    // Every record keeps its id and its name: the list is as it was.
+    if (!changes) yield listFile(kind, ctx);
+    yield ndjsonFile(kind, ctx);
   }
   // The site's files come from the tool, the options and the kinds alone: as they were.
   if (!changes) yield siteFiles(ctx, extra);
@@ -94,29 +99,12 @@ function* parts(
   onRecord?.(total, total);
 }
 
-/** A kind's parts: its records, its list, and the NDJSON file of all its records. */
-function* kindFiles(
-  kind: string,
-  entries: Iterable<Entry>,
-  ctx: Publishing,
-  progress: Progress,
-  read: ReadonlySet<string> | undefined,
-): Generator<Generator<OutputFile>> {
-  ctx.hashes.clear();
-  yield recordFiles(kind, entries, ctx, progress);
-  // Every record keeps its id and its name: the list is as it was.
-  if (!ctx.changes) yield listFile(kind, ctx, read);
-  yield ndjsonFile(kind, ctx);
-}
-
-type Progress = { done: number; total: number; onRecord?: EmitOptions['onRecord'] };
-
 /** Records of a kind: each one's bytes at its id path, and at its name path where it has one. */
-function* recordFiles(kind: string, entries: Iterable<Entry>, ctx: Publishing, progress: Progress): Generator<OutputFile> {
-  const { problems, pretty, published, hashes } = ctx;
+function* recordFiles(kind: string, ctx: Publishing): Generator<OutputFile> {
+  const { problems, pretty, published, hashes, progress } = ctx;
   const { byName, unpublished } = ctx.schemas.kinds.get(kind)!;
   const validate = ctx.validators.response.get(kind)!;
-  for (const entry of entries) {
+  for (const entry of ctx.store.valid(kind)) {
     if (progress.onRecord && ++progress.done % 250 === 0) progress.onRecord(progress.done, progress.total);
     const idPath = apiPaths.record(kind, entry.id);
     if (entry.carry) {
@@ -163,11 +151,7 @@ function withoutFields(data: Data, fields: readonly string[]): Data {
  * A kind's list of all its records, made once its records are published: each as `{name, url}`, or
  * as `{url}` for a kind whose records publish no name (a characteristic), as PokeAPI lists them.
  */
-function* listFile(
-  kind: string,
-  { store, schemas, pretty, published }: Publishing,
-  read: ReadonlySet<string> | undefined,
-): Generator<OutputFile> {
+function* listFile(kind: string, { store, schemas, pretty, published, read }: Publishing): Generator<OutputFile> {
   const listPath = apiPaths.list(kind);
   if (read && !read.has(kind) && published.has(listPath)) return yield carried(listPath);
   const entries = store.valid(kind);
