@@ -8,7 +8,7 @@ import { hashText } from '../hash.ts';
 import { readUnhashed } from './parse.ts';
 import { formatMemory } from '../incremental/memory.ts';
 import { sourceLines } from '../incremental/manifest.ts';
-import { layout, openTree, readLive, readLiveHeader, type Inputs, type Live, type Tree } from '../output/trees.ts';
+import { layout, openTree, readLive, readLiveHeader, type Inputs, type Live, type PublishResult, type Tree } from '../output/trees.ts';
 import { checkOutput } from '../output/guard.ts';
 import { apiPaths, defaultDataDir, defaultOutDir, hostRuleFiles, projectRoot, relativeTo } from '../paths.ts';
 import { explorerFiles, sourceHash as explorerSourceHash } from '../site/explorer.ts';
@@ -316,8 +316,11 @@ async function render(ctx: Context, src: Sources, stages: Stages, checked: Check
     onRecord: ctx.options.onProgress && ((done, total) => ctx.options.onProgress!({ stage: 'write', done, total })),
     changes,
   });
-  const had = (): Read => ({ parsed: parsedCount(src.files) - (cache?.taken ?? 0), cached: cache?.taken ?? 0 });
-  return tree ? publish(ctx, src, store, tree, { files: output, changes }, had) : checkOnly(ctx, store, output, had);
+  const result = tree ? await publish(ctx, src, store, tree, output, changes) : checkOnly(ctx, output);
+  // Counted once the output is made: a remembered record read again to publish it was parsed.
+  const cached = cache?.taken ?? 0;
+  const parsed = src.files.filter((f) => !f.known).length - cached;
+  return { records: counts(store), ...result, parsed, cached, ms: performance.now() - ctx.started, stages: ctx.stages };
 }
 
 /**
@@ -393,15 +396,11 @@ function failWithEveryProblem(ctx: Context, stage: RecordStage, stages: Stages):
 }
 
 const counts = (store: Store) => Object.fromEntries(store.kinds().map((k) => [k, store.valid(k).length]));
-const parsedCount = (files: SourceFile[]) => files.filter((f) => !f.known).length;
-/** How the records of a build were had: parsed from their files, or taken as checked from the cache. */
-type Read = Pick<BuildResult, 'parsed' | 'cached'>;
 
 /** `--check`: every record checked as if published, nothing written. */
-function checkOnly(ctx: Context, store: Store, output: Iterable<OutputFile>, read: () => Read): BuildResult {
+function checkOnly(ctx: Context, output: Iterable<OutputFile>): Required<PublishResult> {
   for (const _ of output);
-  const stages = ctx.timed('check', ctx.stages);
-  return { records: counts(store), ...none, ...read(), unchanged: 0, ms: performance.now() - ctx.started, stages };
+  return ctx.timed('check', { ...none, unchanged: 0 });
 }
 
 async function publish(
@@ -409,9 +408,9 @@ async function publish(
   src: Sources,
   store: Store,
   tree: Tree,
-  output: { files: Iterable<OutputFile>; changes: boolean },
-  read: () => Read,
-): Promise<BuildResult> {
+  output: Iterable<OutputFile>,
+  changes: boolean,
+): Promise<Required<PublishResult>> {
   const { options } = ctx;
   // What the tree is built from, made once, when publishing first asks for it.
   let inputs: Inputs | undefined;
@@ -424,13 +423,6 @@ async function publish(
       records: counts(store),
       memory: formatMemory(store),
     });
-  const result = ctx.timed('write', await tree.commit(built, output.files, { plain: options.plain, changes: output.changes }));
-  return {
-    records: built().records,
-    ...result,
-    ...read(),
-    unchanged: result.unchanged ?? result.files - result.written - result.linked,
-    ms: performance.now() - ctx.started,
-    stages: ctx.stages,
-  };
+  const result = ctx.timed('write', await tree.commit(built, output, { plain: options.plain, changes }));
+  return { ...result, unchanged: result.unchanged ?? result.files - result.written - result.linked };
 }
