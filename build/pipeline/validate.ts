@@ -12,7 +12,7 @@ import { Store, type Data, type Entry, type Remembered, type SourceFile } from '
 import type { CheckedRecords } from './checked.ts';
 
 /** A record's name: what its name path and its file are called. */
-export const slug = new RegExp(SLUG);
+const slug = new RegExp(SLUG);
 
 /**
  * The folders of records by name, known from their files alone (a record is named after its file,
