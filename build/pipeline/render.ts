@@ -122,15 +122,9 @@ function* recordFiles(kind: string, ctx: Publishing): Generator<OutputFile> {
     const body = serialise(data, pretty);
     const hash = hashBody(body);
     if (published.get(idPath) !== hash && !validate(data)) {
-      for (const err of validate.errors ?? []) {
-        const pointer = err.instancePath;
-        problems.add({
-          ...at(entry.file, pointer),
-          kind,
-          record: entry.name,
-          pointer,
-          message: `the published record would break its schema: ${err.message}`,
-        });
+      for (const { instancePath: pointer, message } of validate.errors ?? []) {
+        const broken = `the published record would break its schema: ${message}`;
+        problems.add({ ...at(entry.file, pointer), kind, record: entry.name, pointer, message: broken });
       }
       continue;
     }

@@ -1,6 +1,6 @@
 // Stage 3, validate: each source record checked against its kind's source schema, then indexed
 // by id and name. `checkFile` is the one way a file becomes a checked record, on the build's thread
-// or on a checking thread (pool.ts).
+// or on a checking thread (check-pool.ts).
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { at, parseSource, readUnhashed } from './parse.ts';
 import { apiPaths } from '../paths.ts';
