@@ -204,19 +204,18 @@ async function run(ctx: Context, writer: Writer | undefined): Promise<BuildResul
     if (options.editorSchemas) keepEditorSchemas(ctx, options.editorSchemas, files, keyNow);
     return { records: live.records, ...none, unchanged: live.fileCount, ms: performance.now() - ctx.started, stages: ctx.stages };
   }
-  const memory = recall(ctx, seen);
-  let tree: Tree | undefined;
+  const src: Sources = { files, seen, memory: recall(ctx, seen), keyNow, tree: undefined, writer };
   let result: BuildResult;
   try {
     // A build that reads every file opens its tree now, before the later stages load: the folders of
     // records by name are known from the files alone, and the writer starts on them at once.
-    if (!memory && !options.check && problems.count === 0) {
-      tree = await openTree(ctx.outDir, seen, writer);
-      tree.prepare(nameDirs(files, schemaSet().schemas));
+    if (!src.memory && !options.check && problems.count === 0) {
+      src.tree = await openTree(ctx.outDir, seen, writer);
+      src.tree.prepare(nameDirs(files, schemaSet().schemas));
     }
-    result = await compute(ctx, { files, seen, memory, keyNow, tree, writer, opened: (t) => (tree = t) });
+    result = await compute(ctx, src);
   } catch (err) {
-    await tree?.abort();
+    await src.tree?.abort();
     throw err;
   }
   if (options.editorSchemas && !options.check) keepEditorSchemas(ctx, options.editorSchemas, files, keyNow ?? buildKey(ctx, files));
@@ -258,10 +257,9 @@ interface Sources {
   seen: Live | undefined;
   memory: Map<string, Remembered> | undefined;
   keyNow: string | undefined;
+  /** The tree being built, once opened (a rebuild opens it in `check`); aborted if the build fails. */
   tree: Tree | undefined;
   writer: Writer | undefined;
-  /** Told of the tree a rebuild opens, so that a failure aborts it. */
-  opened: (tree: Tree) => void;
 }
 
 type Stages = Awaited<ReturnType<typeof laterStages>>;
@@ -273,7 +271,6 @@ interface Checked {
   read: Set<string> | undefined;
   /** Every record has the facts it had in the live tree's build (factsKept). */
   kept: boolean;
-  tree: Tree | undefined;
   /** Records checked before, for a build with no memory of the live tree's (checked.ts). */
   cache: InstanceType<Stages['checked']['CheckedRecords']> | undefined;
 }
@@ -291,7 +288,8 @@ async function compute(ctx: Context, src: Sources): Promise<BuildResult> {
 /** Resolves, derives and renders the records checked, then publishes them (or, with `--check`, only renders them). */
 async function render(ctx: Context, src: Sources, stages: Stages, checked: Checked): Promise<BuildResult> {
   const { schemas, validators } = schemaSet();
-  const { store, tree, cache, read } = checked;
+  const { store, cache, read } = checked;
+  const tree = src.tree;
   // When every record keeps its facts, only the files of records read again can change: the tree
   // built beside the live one is given those alone. Then, unless checking found a problem, only the
   // kinds read again, and those their derived fields read, are resolved: no other record's
@@ -341,12 +339,11 @@ async function check(ctx: Context, src: Sources, stages: Stages): Promise<Checke
   // A rebuild opens its tree once it knows which files it reads again. The folders of records by
   // name are known from the files, and made at once; each record read is given its folder by id as
   // soon as it reads well, for as long as no problem is found (they are removed again if one is).
-  let tree = src.tree;
   if (memory && !options.check && problems.count === 0) {
-    tree = await openTree(ctx.outDir, src.seen, src.writer);
-    src.opened(tree);
-    tree.prepare(nameDirs(unread, schemas));
+    src.tree = await openTree(ctx.outDir, src.seen, src.writer);
+    src.tree.prepare(nameDirs(unread, schemas));
   }
+  const tree = src.tree;
   // A build that cannot go by the live tree's memory takes the records checked before from the cache.
   const cache = memory ? undefined : new stages.checked.CheckedRecords(ctx.tool, schemas.kinds.size);
   const prepare = (entry: Entry) => {
@@ -364,7 +361,7 @@ async function check(ctx: Context, src: Sources, stages: Stages): Promise<Checke
       : validate(files, schemas, set.validators, ctx.baseUrl, problems, parkAndPrepare, cache),
   );
   const kept = !!read && factsKept(store, files, memory!, read);
-  return { store, read, kept, tree, cache };
+  return { store, read, kept, cache };
 }
 
 /** Derives every kind a rebuild may change (every kind, in a first build) and settles them (facts.ts). */
