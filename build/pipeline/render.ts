@@ -51,10 +51,14 @@ export function* outputFiles(
   problems: Problems,
   options: EmitOptions = {},
 ): Generator<OutputFile> {
+  const { pretty = false, published = new Map<string, string>(), read, extra = new Map(), onRecord, changes = false } = options;
+  const total = [...schemas.kinds.keys()].reduce((n, kind) => n + store.valid(kind).length, 0);
+  const progress = { done: 0, total, onRecord };
+  const ctx: Publishing = { store, schemas, validators, problems, pretty, published, read, hashes: new Map(), changes, progress };
   // Once there is a problem, nothing more is published; the records are still read, for the rest.
   // One loop takes every part's files: V8 optimises it while the first part runs, and a loop of its
   // own for each part was optimised again each time it reached a part that had not run yet.
-  for (const part of parts(store, schemas, validators, problems, options)) {
+  for (const part of parts(ctx, extra)) {
     for (const file of part) if (problems.count === 0) yield file;
   }
   if (problems.count > 0) throw new BuildFailed(problems.list);
@@ -71,19 +75,10 @@ interface Publishing extends Context, Pick<EmitOptions, 'read'> {
 }
 
 /** The parts of the output in their order, each a generator of its files, made as it is reached. */
-function* parts(
-  store: Store,
-  schemas: SchemaSet,
-  validators: Validators,
-  problems: Problems,
-  options: EmitOptions,
-): Generator<Generator<OutputFile>> {
-  const { pretty = false, published = new Map<string, string>(), read, extra = new Map(), onRecord, changes = false } = options;
+function* parts(ctx: Publishing, extra: Map<string, string | Buffer>): Generator<Generator<OutputFile>> {
+  const { store, schemas, changes, progress } = ctx;
   const kinds = [...schemas.kinds.keys()];
   if (schemas.kinds.has(NDJSON_LIST)) throw new Error(`no kind may be called ${NDJSON_LIST}: its folder is the list of the NDJSON files`);
-  const total = kinds.reduce((n, kind) => n + store.valid(kind).length, 0);
-  const progress = { done: 0, total, onRecord };
-  const ctx: Publishing = { store, schemas, validators, problems, pretty, published, read, hashes: new Map(), changes, progress };
   // Each kind's records, its list and the NDJSON file of all its records.
   for (const kind of kinds) {
     if (changes && store.valid(kind).every((entry) => entry.carry)) continue;
@@ -96,7 +91,7 @@ function* parts(
   // The site's files come from the tool, the options and the kinds alone: as they were.
   if (!changes) yield siteFiles(ctx, extra);
   yield spriteFiles(ctx);
-  onRecord?.(total, total);
+  progress.onRecord?.(progress.total, progress.total);
 }
 
 /** Records of a kind: each one's bytes at its id path, and at its name path where it has one. */
