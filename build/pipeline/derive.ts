@@ -288,8 +288,7 @@ export const derivations: Record<string, Derivation> = {
       for (const creature of store.valid('creature')) {
         for (const t of creature.data.types ?? []) {
           const type = store.target(t.type);
-          if (!type) continue;
-          push(slots, type, { slot: t.slot, creature });
+          if (type) push(slots, type, { slot: t.slot, creature });
         }
       }
       for (const type of filled('type')) {
