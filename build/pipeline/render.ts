@@ -103,8 +103,11 @@ function* recordFiles(kind: string, ctx: Publishing): Generator<OutputFile> {
     if (progress.onRecord && ++progress.done % 250 === 0) progress.onRecord(progress.done, progress.total);
     const idPath = apiPaths.record(kind, entry.id);
     if (entry.carry) {
-      // Unchanged, and so are its derived fields: its published files stay as they are.
-      hashes.set(entry.id, carriedHash(published, idPath));
+      // Unchanged, and so are its derived fields: its published files stay as they are, with the
+      // hashes the live tree's manifest lists.
+      const hash = published.get(idPath);
+      if (hash === undefined) throw lacking(idPath);
+      hashes.set(entry.id, hash);
       if (ctx.changes) continue;
       yield carried(idPath);
       if (byName) yield carried(apiPaths.record(kind, entry.name), idPath);
@@ -162,13 +165,6 @@ function* ndjsonFile(kind: string, { store, pretty, hashes, problems }: Publishi
   const partHashes = entries.map((e) => hashes.get(e.id)!);
   const hash = joinedHash(partHashes, pretty);
   yield { rel: apiPaths.ndjson(kind), hash, join: { parts, compact: pretty, hashes: partHashes } };
-}
-
-/** The hash of a carried record's file, as the live tree's manifest lists it. */
-function carriedHash(published: Files, idPath: string): string {
-  const hash = published.get(idPath);
-  if (hash === undefined) throw lacking(idPath);
-  return hash;
 }
 
 /** The API's index, the list of NDJSON files, the 404 bodies, the hosts' rule files, the API description and the extra files. */
