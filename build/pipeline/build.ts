@@ -300,7 +300,7 @@ async function render(ctx: Context, src: Sources, stages: Stages, checked: Check
   // With problems, the build goes on only to find the rest of them.
   ctx.timed('resolve', stages.resolve.resolve(store, schemas, ctx.problems, resolved));
   ctx.timed('derive', deriveAndSettle(stages, checked, schemas, ctx.problems));
-  if (ctx.problems.count > 0) failWithEveryProblem(ctx, { store, schemas, validators, problems: ctx.problems }, stages);
+  if (ctx.problems.count > 0) failWithEveryProblem({ store, schemas, validators, problems: ctx.problems }, stages);
   const live = src.seen?.manifest;
   // Records already published by this same tool were checked then; the rest are checked now.
   const output = stages.render.outputFiles(store, schemas, validators, ctx.problems, {
@@ -385,11 +385,11 @@ function deriveAndSettle(stages: Stages, { store, read, kept }: Checked, schemas
  * Nothing is published, but every record is read whole, for the problems found only then: those of
  * references outside a record's facts.
  */
-function failWithEveryProblem(ctx: Context, stage: RecordStage, stages: Stages): never {
+function failWithEveryProblem(stage: RecordStage, stages: Stages): never {
   const { unpark } = stages.facts;
   for (const kind of stage.schemas.kinds.keys())
     for (const entry of stage.store.valid(kind)) if (entry.source !== undefined) unpark(entry, stage);
-  throw new BuildFailed(ctx.problems.list);
+  throw new BuildFailed(stage.problems.list);
 }
 
 const counts = (store: Store) => Object.fromEntries(store.kinds().map((k) => [k, store.valid(k).length]));

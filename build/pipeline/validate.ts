@@ -18,12 +18,8 @@ const slug = new RegExp(SLUG);
  * The folders of records by name, known from their files alone (a record is named after its file,
  * `checkFile`): made before the records are read. A file that holds no such record fails the build.
  */
-export function nameDirs(files: Iterable<SourceFile>, schemas: SchemaSet): string[] {
-  const dirs: string[] = [];
-  for (const file of files) {
-    if (schemas.kinds.get(file.kind)?.byName && slug.test(file.stem)) dirs.push(apiPaths.recordDir(file.kind, file.stem));
-  }
-  return dirs;
+export function nameDirs(files: SourceFile[], schemas: SchemaSet): string[] {
+  return files.filter((f) => schemas.kinds.get(f.kind)?.byName && slug.test(f.stem)).map((f) => apiPaths.recordDir(f.kind, f.stem));
 }
 
 /**
