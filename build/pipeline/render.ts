@@ -9,7 +9,7 @@ import { BuildFailed, type Problems } from '../report/problems.ts';
 import type { SchemaSet } from '../schemas/schemas.ts';
 import { formSprites, renderFormSprite, renderTypeIcon, typeIcons } from '../site/sprites.ts';
 import { unpark, type Context } from './facts.ts';
-import type { Data, Store } from '../store.ts';
+import type { Store } from '../store.ts';
 import type { Validators } from '../schemas/validators.ts';
 import { at } from './parse.ts';
 import { serialise } from './serialise.ts';
@@ -116,7 +116,9 @@ function* recordFiles(kind: string, ctx: Publishing): Generator<OutputFile> {
     const before = problems.count;
     const whole = entry.partial ? unpark(entry, ctx) : entry.data;
     if (!whole || problems.count > before) continue; // its own problems say what is wrong with it
-    const data = unpublished.length ? withoutFields(whole, unpublished) : whole;
+    // Without the fields only its source has.
+    const data = unpublished.length ? { ...whole } : whole;
+    for (const field of unpublished) delete data[field];
     const body = serialise(data, pretty);
     const hash = hashBody(body);
     if (published.get(idPath) !== hash && !validate(data)) {
@@ -130,13 +132,6 @@ function* recordFiles(kind: string, ctx: Publishing): Generator<OutputFile> {
     yield { rel: idPath, body, hash };
     if (byName) yield { rel: apiPaths.record(kind, entry.name), body, hash, sameAs: idPath };
   }
-}
-
-/** A copy of a record without the fields only its source has. */
-function withoutFields(data: Data, fields: readonly string[]): Data {
-  const out = { ...data };
-  for (const field of fields) delete out[field];
-  return out;
 }
 
 /**
