@@ -119,10 +119,8 @@ export class Store {
   seal(): void {
     for (const [kind, list] of this.entries) {
       list.sort((a, b) => a.id - b.id);
-      this.validEntries.set(
-        kind,
-        list.filter((e) => e.valid),
-      );
+      const valid = list.filter((e) => e.valid);
+      this.validEntries.set(kind, valid);
     }
   }
   private readonly validEntries = new Map<string, Entry[]>();

@@ -8,7 +8,7 @@ import { hashText } from '../hash.ts';
 import { readUnhashed } from './parse.ts';
 import { formatMemory } from '../incremental/memory.ts';
 import { sourceLines } from '../incremental/manifest.ts';
-import { layout, openTree, readLive, readLiveHeader, type Inputs, type Live, type Tree } from '../output/trees.ts';
+import { layout, openTree, readLive, readLiveHeader, type Inputs, type Live, type PublishResult, type Tree } from '../output/trees.ts';
 import { checkOutput } from '../output/guard.ts';
 import { apiPaths, defaultDataDir, defaultOutDir, hostRuleFiles, projectRoot, relativeTo } from '../paths.ts';
 import { explorerFiles, sourceHash as explorerSourceHash } from '../site/explorer.ts';
@@ -126,8 +126,8 @@ function toolFingerprint(): string {
 let fingerprint: string | undefined;
 
 /** Everything the output depends on, in one hash: same key, same bytes. */
-function buildKey(files: SourceFile[], baseUrl: string, pretty: boolean): string {
-  return hashText([toolFingerprint(), baseUrl, pretty, ...files.map((f) => `${f.rel} ${f.hash}`)].join('\n'));
+function buildKey({ tool, baseUrl, options }: Context, files: SourceFile[]): string {
+  return hashText([tool, baseUrl, options.pretty ?? false, ...files.map((f) => `${f.rel} ${f.hash}`)].join('\n'));
 }
 
 /** One build's settings and what it found so far, passed from stage to stage. */
@@ -197,31 +197,28 @@ async function run(ctx: Context, writer: Writer | undefined): Promise<BuildResul
   // On a rebuild, files that changed are read now: with every hash known, the key says whether
   // anything changed at all.
   if (live) readUnhashed(files);
-  const keyNow = live && files.every((f) => f.hash !== undefined) ? buildKey(files, ctx.baseUrl, options.pretty ?? false) : undefined;
+  const keyNow = live && files.every((f) => f.hash !== undefined) ? buildKey(ctx, files) : undefined;
   if (live && problems.count === 0 && !options.plain && live.key === keyNow) {
     // Nothing changed since the live tree was built: it is already the answer. The names copy may
     // not be, if a build of the same data into another tree (the dev loop's) wrote it since.
     if (options.editorSchemas) keepEditorSchemas(ctx, options.editorSchemas, files, keyNow);
     return { records: live.records, ...none, unchanged: live.fileCount, ms: performance.now() - ctx.started, stages: ctx.stages };
   }
-  const memory = recall(ctx, seen);
-  let tree: Tree | undefined;
+  const src: Sources = { files, seen, memory: recall(ctx, seen), keyNow, tree: undefined, writer };
   let result: BuildResult;
   try {
     // A build that reads every file opens its tree now, before the later stages load: the folders of
     // records by name are known from the files alone, and the writer starts on them at once.
-    if (!memory && !options.check && problems.count === 0) {
-      tree = await openTree(ctx.outDir, seen, writer);
-      tree.prepare(nameDirs(files, schemaSet().schemas));
+    if (!src.memory && !options.check && problems.count === 0) {
+      src.tree = await openTree(ctx.outDir, seen, writer);
+      src.tree.prepare(nameDirs(files, schemaSet().schemas));
     }
-    result = await compute(ctx, { files, seen, memory, keyNow, tree, writer, opened: (t) => (tree = t) });
+    result = await compute(ctx, src);
   } catch (err) {
-    await tree?.abort();
+    await src.tree?.abort();
     throw err;
   }
-  if (options.editorSchemas && !options.check) {
-    keepEditorSchemas(ctx, options.editorSchemas, files, keyNow ?? buildKey(files, ctx.baseUrl, options.pretty ?? false));
-  }
+  if (options.editorSchemas && !options.check) keepEditorSchemas(ctx, options.editorSchemas, files, keyNow ?? buildKey(ctx, files));
   return result;
 }
 
@@ -260,10 +257,9 @@ interface Sources {
   seen: Live | undefined;
   memory: Map<string, Remembered> | undefined;
   keyNow: string | undefined;
+  /** The tree being built, once opened (a rebuild opens it in `check`); aborted if the build fails. */
   tree: Tree | undefined;
   writer: Writer | undefined;
-  /** Told of the tree a rebuild opens, so that a failure aborts it. */
-  opened: (tree: Tree) => void;
 }
 
 type Stages = Awaited<ReturnType<typeof laterStages>>;
@@ -271,12 +267,10 @@ type Stages = Awaited<ReturnType<typeof laterStages>>;
 /** What checking the sources gave: the store of records, and what is left to read or derive. */
 interface Checked {
   store: Store;
-  /** On a rebuild, the kinds with a record read again or removed, and the kinds they may change. */
+  /** On a rebuild, the kinds with a record read again or removed. */
   read: Set<string> | undefined;
-  affected: Set<string> | undefined;
   /** Every record has the facts it had in the live tree's build (factsKept). */
   kept: boolean;
-  tree: Tree | undefined;
   /** Records checked before, for a build with no memory of the live tree's (checked.ts). */
   cache: InstanceType<Stages['checked']['CheckedRecords']> | undefined;
 }
@@ -294,7 +288,8 @@ async function compute(ctx: Context, src: Sources): Promise<BuildResult> {
 /** Resolves, derives and renders the records checked, then publishes them (or, with `--check`, only renders them). */
 async function render(ctx: Context, src: Sources, stages: Stages, checked: Checked): Promise<BuildResult> {
   const { schemas, validators } = schemaSet();
-  const { store, tree, cache, read } = checked;
+  const { store, cache, read } = checked;
+  const tree = src.tree;
   // When every record keeps its facts, only the files of records read again can change: the tree
   // built beside the live one is given those alone. Then, unless checking found a problem, only the
   // kinds read again, and those their derived fields read, are resolved: no other record's
@@ -305,14 +300,13 @@ async function render(ctx: Context, src: Sources, stages: Stages, checked: Check
   // With problems, the build goes on only to find the rest of them.
   ctx.timed('resolve', stages.resolve.resolve(store, schemas, ctx.problems, resolved));
   ctx.timed('derive', deriveAndSettle(stages, checked, schemas, ctx.problems));
-  if (ctx.problems.count > 0) failWithEveryProblem(ctx, { store, schemas, validators, problems: ctx.problems }, stages);
+  if (ctx.problems.count > 0) failWithEveryProblem({ store, schemas, validators, problems: ctx.problems }, stages);
   const live = src.seen?.manifest;
   // Records already published by this same tool were checked then; the rest are checked now.
   const output = stages.render.outputFiles(store, schemas, validators, ctx.problems, {
     pretty: ctx.options.pretty,
     published: (live?.tool === ctx.tool && live.files()) || new Map<string, string>(),
-    // A kind with no record read again or removed has the same members: its list is the live tree's.
-    keptLists: read && new Set([...schemas.kinds.keys()].filter((kind) => !read.has(kind))),
+    read,
     extra:
       tree && !changes
         ? new Map<string, string | Buffer>([...ctx.timed('explorer', await explorerFiles()), ...(await hostCodeFiles())])
@@ -320,8 +314,11 @@ async function render(ctx: Context, src: Sources, stages: Stages, checked: Check
     onRecord: ctx.options.onProgress && ((done, total) => ctx.options.onProgress!({ stage: 'write', done, total })),
     changes,
   });
-  const had = (): Read => ({ parsed: parsedCount(src.files) - (cache?.taken ?? 0), cached: cache?.taken ?? 0 });
-  return tree ? publish(ctx, src, store, tree, { files: output, changes }, had) : checkOnly(ctx, store, output, had);
+  const result = tree ? await publish(ctx, src, store, tree, output, changes) : checkOnly(ctx, output);
+  // Counted once the output is made: a remembered record read again to publish it was parsed.
+  const cached = cache?.taken ?? 0;
+  const parsed = src.files.filter((f) => !f.known).length - cached;
+  return { records: counts(store), ...result, parsed, cached, ms: performance.now() - ctx.started, stages: ctx.stages };
 }
 
 /**
@@ -342,12 +339,11 @@ async function check(ctx: Context, src: Sources, stages: Stages): Promise<Checke
   // A rebuild opens its tree once it knows which files it reads again. The folders of records by
   // name are known from the files, and made at once; each record read is given its folder by id as
   // soon as it reads well, for as long as no problem is found (they are removed again if one is).
-  let tree = src.tree;
   if (memory && !options.check && problems.count === 0) {
-    tree = await openTree(ctx.outDir, src.seen, src.writer);
-    src.opened(tree);
-    tree.prepare(nameDirs(unread, schemas));
+    src.tree = await openTree(ctx.outDir, src.seen, src.writer);
+    src.tree.prepare(nameDirs(unread, schemas));
   }
+  const tree = src.tree;
   // A build that cannot go by the live tree's memory takes the records checked before from the cache.
   const cache = memory ? undefined : new stages.checked.CheckedRecords(ctx.tool, schemas.kinds.size);
   const prepare = (entry: Entry) => {
@@ -364,19 +360,19 @@ async function check(ctx: Context, src: Sources, stages: Stages): Promise<Checke
       ? await stages.checkPool.validateInThreads(files, schemas, () => set.validators, ctx.baseUrl, problems, prepare, cache)
       : validate(files, schemas, set.validators, ctx.baseUrl, problems, parkAndPrepare, cache),
   );
-  // A rebuild whose records all keep their facts derives only the kinds read again: no other
-  // record's derived fields can change. Otherwise, every kind those kinds' facts may change.
   const kept = !!read && factsKept(store, files, memory!, read);
-  const affected = read && (kept ? read : stages.derive.affectedKinds(read));
-  return { store, read, affected, kept, tree, cache };
+  return { store, read, kept, cache };
 }
 
 /** Derives every kind a rebuild may change (every kind, in a first build) and settles them (facts.ts). */
-function deriveAndSettle(stages: Stages, { store, affected, kept }: Checked, schemas: SchemaSet, problems: Problems): void {
-  const { derive } = stages.derive;
+function deriveAndSettle(stages: Stages, { store, read, kept }: Checked, schemas: SchemaSet, problems: Problems): void {
+  const { derive, affectedKinds } = stages.derive;
   const { settle } = stages.facts;
-  // With every record keeping its facts, only the records read again have derived fields to fill in.
-  derive(store, problems, affected ?? new Set(schemas.kinds.keys()), kept ? (entry) => !entry.file.known : undefined);
+  // A rebuild whose records all keep their facts derives only the kinds read again: no other
+  // record's derived fields can change, and only the records read again have them to fill in.
+  // Otherwise, every kind those kinds' facts may change.
+  const affected = read && (kept ? read : affectedKinds(read));
+  derive(store, problems, affected, kept ? (entry) => !entry.file.known : undefined);
   const stale = settle(store, schemas, affected, kept);
   if (stale.size > 0) {
     // A record outside those kinds that cannot be carried over (it was read again): its kind is derived after all.
@@ -389,23 +385,19 @@ function deriveAndSettle(stages: Stages, { store, affected, kept }: Checked, sch
  * Nothing is published, but every record is read whole, for the problems found only then: those of
  * references outside a record's facts.
  */
-function failWithEveryProblem(ctx: Context, stage: RecordStage, stages: Stages): never {
+function failWithEveryProblem(stage: RecordStage, stages: Stages): never {
   const { unpark } = stages.facts;
   for (const kind of stage.schemas.kinds.keys())
     for (const entry of stage.store.valid(kind)) if (entry.source !== undefined) unpark(entry, stage);
-  throw new BuildFailed(ctx.problems.list);
+  throw new BuildFailed(stage.problems.list);
 }
 
 const counts = (store: Store) => Object.fromEntries(store.kinds().map((k) => [k, store.valid(k).length]));
-const parsedCount = (files: SourceFile[]) => files.filter((f) => !f.known).length;
-/** How the records of a build were had: parsed from their files, or taken as checked from the cache. */
-type Read = Pick<BuildResult, 'parsed' | 'cached'>;
 
 /** `--check`: every record checked as if published, nothing written. */
-function checkOnly(ctx: Context, store: Store, output: Iterable<OutputFile>, read: () => Read): BuildResult {
+function checkOnly(ctx: Context, output: Iterable<OutputFile>): Required<PublishResult> {
   for (const _ of output);
-  const stages = ctx.timed('check', ctx.stages);
-  return { records: counts(store), ...none, ...read(), unchanged: 0, ms: performance.now() - ctx.started, stages };
+  return ctx.timed('check', { ...none, unchanged: 0 });
 }
 
 async function publish(
@@ -413,28 +405,21 @@ async function publish(
   src: Sources,
   store: Store,
   tree: Tree,
-  output: { files: Iterable<OutputFile>; changes: boolean },
-  read: () => Read,
-): Promise<BuildResult> {
+  output: Iterable<OutputFile>,
+  changes: boolean,
+): Promise<Required<PublishResult>> {
   const { options } = ctx;
   // What the tree is built from, made once, when publishing first asks for it.
   let inputs: Inputs | undefined;
   const built = () =>
     (inputs ??= {
-      key: src.keyNow ?? buildKey(src.files, ctx.baseUrl, options.pretty ?? false),
+      key: src.keyNow ?? buildKey(ctx, src.files),
       tool: ctx.tool,
       settings: ctx.settings,
       sources: sourceLines(src.files, src.seen?.manifest?.sources),
       records: counts(store),
       memory: formatMemory(store),
     });
-  const result = ctx.timed('write', await tree.commit(built, output.files, { plain: options.plain, changes: output.changes }));
-  return {
-    records: built().records,
-    ...result,
-    ...read(),
-    unchanged: result.unchanged ?? result.files - result.written - result.linked,
-    ms: performance.now() - ctx.started,
-    stages: ctx.stages,
-  };
+  const result = ctx.timed('write', await tree.commit(built, output, { plain: options.plain, changes }));
+  return { ...result, unchanged: result.unchanged ?? result.files - result.written - result.linked };
 }

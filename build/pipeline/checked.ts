@@ -132,9 +132,8 @@ function parseLines(bytes: Buffer | undefined): Map<string, string> {
     const nl = bytes.indexOf(0x0a, at);
     if (nl < 0) break;
     const line = bytes.toString('utf8', at, nl);
-    const t1 = line.indexOf('\t');
-    const t2 = t1 < 0 ? -1 : line.indexOf('\t', t1 + 1);
-    if (t2 > 0) out.set(line.slice(0, t2), line.slice(t2 + 1));
+    const tab = line.indexOf('\t', line.indexOf('\t') + 1); // the second: a key is a path and a hash
+    if (tab > 0) out.set(line.slice(0, tab), line.slice(tab + 1));
     at = nl + 1;
   }
   return out;

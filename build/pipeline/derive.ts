@@ -18,7 +18,7 @@ interface Across extends Context {
   filled: (kind: string) => readonly Entry[];
 }
 
-export interface Derivation {
+interface Derivation {
   /** The fields it reads, by kind (ids and names aside). */
   reads: Record<string, string[]>;
   /** Computed across records, once per build. */
@@ -120,14 +120,11 @@ function currentChart({ store, problems }: Context): Map<Entry, Row> {
   for (const type of store.valid('type')) {
     const written = type.data.damage_relations ?? {};
     for (const [to, from, factor] of RELATIONS) {
-      for (const [field, attacking] of [
-        [to, true],
-        [from, false],
-      ] as const) {
+      for (const field of [to, from]) {
         (written[field] ?? []).forEach((ref: unknown, i: number) => {
           const other = store.target(ref);
           if (!other || !chart.has(other)) return;
-          const [attacker, defender] = attacking ? [type, other] : [other, type];
+          const [attacker, defender] = field === to ? [type, other] : [other, type];
           const key = `${attacker.id}>${defender.id}`;
           const pointer = pointerOf(['damage_relations', field, i]);
           const seen = facts.get(key);
@@ -176,6 +173,8 @@ interface PastRow {
   row: Row;
 }
 
+const byGeneration = (a: PastRow, b: PastRow) => a.generation.id - b.generation.id;
+
 /**
  * Each type's past rows as written, oldest first: a row holds the type's attacking relations up to
  * and including its generation. A row before the type's own generation, or naming a type that
@@ -212,10 +211,7 @@ function writtenPast({ store, problems }: Context, since: (type: Entry) => numbe
       }
       list.push({ generation, row });
     });
-    past.set(
-      type,
-      list.sort((a, b) => a.generation.id - b.generation.id),
-    );
+    past.set(type, list.sort(byGeneration));
   }
   return past;
 }
@@ -260,15 +256,17 @@ function isDefaultCreature(store: Store, creature: Entry): boolean {
   return typeof written === 'boolean' ? written : store.target(creature.data.species)?.id === creature.id;
 }
 
+/** A form's images by key, each a url, or null where it has none. */
+const spriteUrls = (store: Store, form: Entry): Data =>
+  Object.fromEntries(formSprites(store, form).map((s) => [s.key, s.path && store.urls.file(s.path)]));
+
 /**
  * A creature's images are its default form's (PokeAPI gives both the same files); null without one.
  * `other` and `versions` hold them again as PokeAPI shapes those: the build draws one image per
  * variant, so `versions` names only the version group the form came in (a later one would repeat it).
  */
 function creatureSprites(store: Store, form: Entry | undefined): Data {
-  const flat: Data = form
-    ? Object.fromEntries(formSprites(store, form).map((s) => [s.key, s.path && store.urls.file(s.path)]))
-    : Object.fromEntries(FORM_SPRITE_KEYS.map((key) => [key, null]));
+  const flat = form ? spriteUrls(store, form) : Object.fromEntries(FORM_SPRITE_KEYS.map((key) => [key, null]));
   const pick = (keys: readonly string[], never: readonly string[] = []) =>
     Object.fromEntries(keys.map((key) => [key, never.includes(key) ? null : flat[key]]));
   const other = Object.fromEntries(Object.entries(OTHER_SPRITE_SETS).map(([set, keys]) => [set, pick(keys, OTHER_SPRITES_NEVER[set])]));
@@ -290,8 +288,7 @@ export const derivations: Record<string, Derivation> = {
       for (const creature of store.valid('creature')) {
         for (const t of creature.data.types ?? []) {
           const type = store.target(t.type);
-          if (!type) continue;
-          push(slots, type, { slot: t.slot, creature });
+          if (type) push(slots, type, { slot: t.slot, creature });
         }
       }
       for (const type of filled('type')) {
@@ -328,7 +325,7 @@ export const derivations: Record<string, Derivation> = {
     reads: { 'creature-form': ['creature'], creature: ['species'], 'creature-species': ['gender_rate', 'has_gender_differences'] },
     run: ({ store, filled }) => {
       for (const form of filled('creature-form')) {
-        form.data.sprites = Object.fromEntries(formSprites(store, form).map((s) => [s.key, s.path && store.urls.file(s.path)]));
+        form.data.sprites = spriteUrls(store, form);
       }
     },
   },

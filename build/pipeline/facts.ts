@@ -169,25 +169,13 @@ export function unpark(entry: Entry, { store, schemas, validators, problems }: C
 /** A remembered record's file, read again: it must be as it was when the build began. */
 function reread(entry: Entry, validators: Validators, problems: Problems): Data | undefined {
   const file = entry.file;
+  const changed = (message: string) => void problems.add({ ...fileStart(file.rel), message, hint: 'build again' });
   file.known = undefined;
   const text = sourceText(file);
-  if (hashText(text) !== file.hash) {
-    problems.add({
-      ...fileStart(file.rel),
-      message: 'the file changed while the build was reading it',
-      hint: 'build again',
-    });
-    return undefined;
-  }
+  if (hashText(text) !== file.hash) return changed('the file changed while the build was reading it');
   file.text = text;
   const data = parseSource(file, problems) as Data | undefined;
-  if (!data || typeof data !== 'object' || !validators.source.get(entry.kind)!(data)) {
-    problems.add({
-      ...fileStart(file.rel),
-      message: 'the file no longer reads as it did when the build began',
-      hint: 'build again',
-    });
-    return undefined;
-  }
+  if (!data || typeof data !== 'object' || !validators.source.get(entry.kind)!(data))
+    return changed('the file no longer reads as it did when the build began');
   return data;
 }

@@ -9,7 +9,7 @@ import { BuildFailed, type Problems } from '../report/problems.ts';
 import type { SchemaSet } from '../schemas/schemas.ts';
 import { formSprites, renderFormSprite, renderTypeIcon, typeIcons } from '../site/sprites.ts';
 import { unpark, type Context } from './facts.ts';
-import type { Data, Entry, Store } from '../store.ts';
+import type { Store } from '../store.ts';
 import type { Validators } from '../schemas/validators.ts';
 import { at } from './parse.ts';
 import { serialise } from './serialise.ts';
@@ -18,8 +18,11 @@ export interface EmitOptions {
   pretty?: boolean;
   /** Hashes of files already published (and so already checked); only other records are checked. */
   published?: Files;
-  /** Kinds whose list is the live tree's, unchanged (where `published` holds it). */
-  keptLists?: ReadonlySet<string>;
+  /**
+   * On a rebuild, the kinds with a record read again or removed. Any other kind has the same
+   * members: its list is the live tree's, unchanged (where `published` holds it).
+   */
+  read?: ReadonlySet<string>;
   /** Files published as they are, such as the explorer page, by output-relative path. */
   extra?: Map<string, string | Buffer>;
   /** Called now and then with how many records are done, of all. */
@@ -48,79 +51,63 @@ export function* outputFiles(
   problems: Problems,
   options: EmitOptions = {},
 ): Generator<OutputFile> {
+  const { pretty = false, published = new Map<string, string>(), read, extra = new Map(), onRecord, changes = false } = options;
+  const total = [...schemas.kinds.keys()].reduce((n, kind) => n + store.valid(kind).length, 0);
+  const progress = { done: 0, total, onRecord };
+  const ctx: Publishing = { store, schemas, validators, problems, pretty, published, read, hashes: new Map(), changes, progress };
   // Once there is a problem, nothing more is published; the records are still read, for the rest.
   // One loop takes every part's files: V8 optimises it while the first part runs, and a loop of its
   // own for each part was optimised again each time it reached a part that had not run yet.
-  for (const part of parts(store, schemas, validators, problems, options)) {
+  for (const part of parts(ctx, extra)) {
     for (const file of part) if (problems.count === 0) yield file;
   }
   if (problems.count > 0) throw new BuildFailed(problems.list);
 }
 
 /** What publishing needs, passed on to each part of it: what unparking needs, and how to write. */
-interface Publishing extends Context {
+interface Publishing extends Context, Pick<EmitOptions, 'read'> {
   pretty: boolean;
   published: Files;
   /** The hash of each record's file by id, of the kind being published: what its NDJSON file is made of. */
   hashes: Map<number, string>;
-  /** EmitOptions.changes. */
   changes: boolean;
+  progress: { done: number; total: number; onRecord: EmitOptions['onRecord'] };
 }
 
 /** The parts of the output in their order, each a generator of its files, made as it is reached. */
-function* parts(
-  store: Store,
-  schemas: SchemaSet,
-  validators: Validators,
-  problems: Problems,
-  options: EmitOptions,
-): Generator<Generator<OutputFile>> {
-  const { pretty = false, published = new Map<string, string>(), keptLists, extra = new Map(), onRecord, changes = false } = options;
-  const ctx: Publishing = { store, schemas, validators, problems, pretty, published, hashes: new Map(), changes };
+function* parts(ctx: Publishing, extra: Map<string, string | Buffer>): Generator<Generator<OutputFile>> {
+  const { store, schemas, changes, progress } = ctx;
   const kinds = [...schemas.kinds.keys()];
   if (schemas.kinds.has(NDJSON_LIST)) throw new Error(`no kind may be called ${NDJSON_LIST}: its folder is the list of the NDJSON files`);
-  // The index maps kinds to their lists and holds nothing else, as PokeAPI's does.
-  const index = Object.fromEntries(kinds.map((kind) => [kind, store.urls.list(kind)]));
-  const total = kinds.reduce((n, kind) => n + store.valid(kind).length, 0);
-  const progress = { done: 0, total, onRecord };
+  // Each kind's records, its list and the NDJSON file of all its records.
   for (const kind of kinds) {
     if (changes && store.valid(kind).every((entry) => entry.carry)) continue;
-    yield* kindFiles(kind, store.valid(kind), ctx, progress, keptLists);
+    ctx.hashes.clear();
+    yield recordFiles(kind, ctx);
+    // Every record keeps its id and its name: the list is as it was.
+    if (!changes) yield listFile(kind, ctx);
+    yield ndjsonFile(kind, ctx);
   }
   // The site's files come from the tool, the options and the kinds alone: as they were.
-  if (!changes) yield siteFiles(index, ctx, extra);
+  if (!changes) yield siteFiles(ctx, extra);
   yield spriteFiles(ctx);
-  onRecord?.(total, total);
+  progress.onRecord?.(progress.total, progress.total);
 }
-
-/** A kind's parts: its records, its list, and the NDJSON file of all its records. */
-function* kindFiles(
-  kind: string,
-  entries: Iterable<Entry>,
-  ctx: Publishing,
-  progress: Progress,
-  keptLists: ReadonlySet<string> | undefined,
-): Generator<Generator<OutputFile>> {
-  ctx.hashes.clear();
-  yield recordFiles(kind, entries, ctx, progress);
-  // Every record keeps its id and its name: the list is as it was.
-  if (!ctx.changes) yield listFile(kind, ctx, keptLists);
-  yield ndjsonFile(kind, ctx);
-}
-
-type Progress = { done: number; total: number; onRecord?: EmitOptions['onRecord'] };
 
 /** Records of a kind: each one's bytes at its id path, and at its name path where it has one. */
-function* recordFiles(kind: string, entries: Iterable<Entry>, ctx: Publishing, progress: Progress): Generator<OutputFile> {
-  const { problems, pretty, published, hashes } = ctx;
+function* recordFiles(kind: string, ctx: Publishing): Generator<OutputFile> {
+  const { problems, pretty, published, hashes, progress } = ctx;
   const { byName, unpublished } = ctx.schemas.kinds.get(kind)!;
   const validate = ctx.validators.response.get(kind)!;
-  for (const entry of entries) {
+  for (const entry of ctx.store.valid(kind)) {
     if (progress.onRecord && ++progress.done % 250 === 0) progress.onRecord(progress.done, progress.total);
     const idPath = apiPaths.record(kind, entry.id);
     if (entry.carry) {
-      // Unchanged, and so are its derived fields: its published files stay as they are.
-      hashes.set(entry.id, carriedHash(published, idPath));
+      // Unchanged, and so are its derived fields: its published files stay as they are, with the
+      // hashes the live tree's manifest lists.
+      const hash = published.get(idPath);
+      if (hash === undefined) throw lacking(idPath);
+      hashes.set(entry.id, hash);
       if (ctx.changes) continue;
       yield carried(idPath);
       if (byName) yield carried(apiPaths.record(kind, entry.name), idPath);
@@ -129,19 +116,15 @@ function* recordFiles(kind: string, entries: Iterable<Entry>, ctx: Publishing, p
     const before = problems.count;
     const whole = entry.partial ? unpark(entry, ctx) : entry.data;
     if (!whole || problems.count > before) continue; // its own problems say what is wrong with it
-    const data = unpublished.length ? withoutFields(whole, unpublished) : whole;
+    // Without the fields only its source has.
+    const data = unpublished.length ? { ...whole } : whole;
+    for (const field of unpublished) delete data[field];
     const body = serialise(data, pretty);
     const hash = hashBody(body);
     if (published.get(idPath) !== hash && !validate(data)) {
-      for (const err of validate.errors ?? []) {
-        const pointer = err.instancePath;
-        problems.add({
-          ...at(entry.file, pointer),
-          kind,
-          record: entry.name,
-          pointer,
-          message: `the published record would break its schema: ${err.message}`,
-        });
+      for (const { instancePath: pointer, message } of validate.errors ?? []) {
+        const broken = `the published record would break its schema: ${message}`;
+        problems.add({ ...at(entry.file, pointer), kind, record: entry.name, pointer, message: broken });
       }
       continue;
     }
@@ -151,24 +134,13 @@ function* recordFiles(kind: string, entries: Iterable<Entry>, ctx: Publishing, p
   }
 }
 
-/** A copy of a record without the fields only its source has. */
-function withoutFields(data: Data, fields: readonly string[]): Data {
-  const out = { ...data };
-  for (const field of fields) delete out[field];
-  return out;
-}
-
 /**
  * A kind's list of all its records, made once its records are published: each as `{name, url}`, or
  * as `{url}` for a kind whose records publish no name (a characteristic), as PokeAPI lists them.
  */
-function* listFile(
-  kind: string,
-  { store, schemas, pretty, published }: Publishing,
-  keptLists: ReadonlySet<string> | undefined,
-): Generator<OutputFile> {
+function* listFile(kind: string, { store, schemas, pretty, published, read }: Publishing): Generator<OutputFile> {
   const listPath = apiPaths.list(kind);
-  if (keptLists?.has(kind) && published.has(listPath)) return yield carried(listPath);
+  if (read && !read.has(kind) && published.has(listPath)) return yield carried(listPath);
   const entries = store.valid(kind);
   const named = !schemas.kinds.get(kind)!.unpublished.includes('name');
   const results = named ? entries.map((e) => store.ref(e)) : entries.map((e) => ({ url: store.urls.record(kind, e.id) }));
@@ -190,24 +162,14 @@ function* ndjsonFile(kind: string, { store, pretty, hashes, problems }: Publishi
   yield { rel: apiPaths.ndjson(kind), hash, join: { parts, compact: pretty, hashes: partHashes } };
 }
 
-/** The hash of a carried record's file, as the live tree's manifest lists it. */
-function carriedHash(published: Files, idPath: string): string {
-  const hash = published.get(idPath);
-  if (hash === undefined) throw lacking(idPath);
-  return hash;
-}
-
-/** The list of the NDJSON files, one per kind by name: at `api/v2/ndjson/`, not in the index. */
-function ndjsonList(kinds: string[], { store, pretty }: Publishing): OutputFile {
-  const results = [...kinds].sort().map((kind) => ({ name: kind, url: store.urls.ndjson(kind) }));
-  return { rel: apiPaths.list(NDJSON_LIST), body: serialise({ count: results.length, next: null, previous: null, results }, pretty) };
-}
-
-/** The API's index, the 404 bodies, the hosts' rule files, the API description and the extra files. */
-function* siteFiles(index: Record<string, string>, ctx: Publishing, extra: Map<string, string | Buffer>): Generator<OutputFile> {
-  const { store, schemas, pretty } = ctx;
+/** The API's index, the list of NDJSON files, the 404 bodies, the hosts' rule files, the API description and the extra files. */
+function* siteFiles({ store, schemas, pretty }: Publishing, extra: Map<string, string | Buffer>): Generator<OutputFile> {
+  // The index maps kinds to their lists and holds nothing else, as PokeAPI's does.
+  const index = Object.fromEntries([...schemas.kinds.keys()].map((kind) => [kind, store.urls.list(kind)]));
   yield { rel: apiPaths.index, body: serialise(index, pretty) };
-  yield ndjsonList([...schemas.kinds.keys()], ctx);
+  // One per kind by name: at `api/v2/ndjson/`, not in the index.
+  const ndjson = [...schemas.kinds.keys()].sort().map((kind) => ({ name: kind, url: store.urls.ndjson(kind) }));
+  yield { rel: apiPaths.list(NDJSON_LIST), body: serialise({ count: ndjson.length, next: null, previous: null, results: ndjson }, pretty) };
   const notFound = serialise(NOT_FOUND_BODY, pretty);
   yield { rel: apiPaths.notFound, body: notFound };
   // The static hosts' rules, and the name their 404 page goes by (hosts/README.md).

@@ -27,7 +27,7 @@ type Visitor = (value: unknown, at: (string | number)[]) => unknown;
  * Calls `fn` on every value `path` reaches ('*' is every item or key) and stores what it returns.
  * `segs` is the path so far; it is shared and changed in place, so `fn` copies it if it keeps it.
  */
-export function visit(value: any, path: readonly string[], i: number, segs: (string | number)[], fn: Visitor): unknown {
+function visit(value: any, path: readonly string[], i: number, segs: (string | number)[], fn: Visitor): unknown {
   if (i === path.length) return fn(value, segs);
   if (value === null || typeof value !== 'object') return value;
   // Loops rather than a helper closure: this runs for every reference of every record.
@@ -76,18 +76,13 @@ function find(store: Store, entry: Entry, kind: string, key: unknown, where: () 
   if (target || store.isBroken(kind, key)) return target;
   const pointer = where();
   const problem = { ...at(entry.file, pointer), kind: entry.kind, record: entry.name, pointer };
-  const elsewhere = store.kinds().find((k) => k !== kind && store.get(k, key) !== undefined);
-  if (elsewhere && typeof key === 'string') {
-    problems.add({
-      ...problem,
-      message: `${show(key)} is a ${elsewhere}, but a ${kind} is expected here`,
-      hint: hintFor(store, kind, key),
-    });
-  } else if (typeof key === 'number') {
+  if (typeof key === 'number') {
     problems.add({ ...problem, message: `there is no ${kind} with id ${key}` });
-  } else {
-    problems.add({ ...problem, message: `there is no ${kind} named ${show(key)}`, hint: hintFor(store, kind, key) });
+    return undefined;
   }
+  const elsewhere = store.kinds().find((k) => k !== kind && store.get(k, key) !== undefined);
+  const message = elsewhere ? `${show(key)} is a ${elsewhere}, but a ${kind} is expected here` : `there is no ${kind} named ${show(key)}`;
+  problems.add({ ...problem, message, hint: hintFor(store, kind, key) });
   return undefined;
 }
 

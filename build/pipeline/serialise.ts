@@ -2,7 +2,7 @@
 // gives the same bytes, whatever order its fields were read in.
 
 /** Object keys sorted at every depth, so the same record always serialises to the same bytes. */
-export function sortKeys(value: unknown): unknown {
+function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};

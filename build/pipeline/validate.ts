@@ -1,6 +1,6 @@
 // Stage 3, validate: each source record checked against its kind's source schema, then indexed
 // by id and name. `checkFile` is the one way a file becomes a checked record, on the build's thread
-// or on a checking thread (pool.ts).
+// or on a checking thread (check-pool.ts).
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { at, parseSource, readUnhashed } from './parse.ts';
 import { apiPaths } from '../paths.ts';
@@ -12,18 +12,14 @@ import { Store, type Data, type Entry, type Remembered, type SourceFile } from '
 import type { CheckedRecords } from './checked.ts';
 
 /** A record's name: what its name path and its file are called. */
-export const slug = new RegExp(SLUG);
+const slug = new RegExp(SLUG);
 
 /**
  * The folders of records by name, known from their files alone (a record is named after its file,
  * `checkFile`): made before the records are read. A file that holds no such record fails the build.
  */
-export function nameDirs(files: Iterable<SourceFile>, schemas: SchemaSet): string[] {
-  const dirs: string[] = [];
-  for (const file of files) {
-    if (schemas.kinds.get(file.kind)?.byName && slug.test(file.stem)) dirs.push(apiPaths.recordDir(file.kind, file.stem));
-  }
-  return dirs;
+export function nameDirs(files: SourceFile[], schemas: SchemaSet): string[] {
+  return files.filter((f) => schemas.kinds.get(f.kind)?.byName && slug.test(f.stem)).map((f) => apiPaths.recordDir(f.kind, f.stem));
 }
 
 /**
@@ -176,45 +172,37 @@ function reportClash(problems: Problems, field: 'id' | 'name', entry: Entry, fir
 }
 
 function describe(err: ErrorObject, file: SourceFile, label: string) {
-  const base = { kind: file.kind, record: label };
   const path = err.instancePath;
   const p = err.params as Record<string, any>;
+  // Placed at the value, or with `key` at the key `pointer` names.
+  const problem = (message: string, hint?: string, pointer = path, key = false) => ({
+    ...at(file, key ? pointer : path, key),
+    kind: file.kind,
+    record: label,
+    pointer,
+    message,
+    hint,
+  });
   switch (err.keyword) {
     case 'additionalProperties': {
-      const pointer = `${path}${pointerOf([p.additionalProperty])}`;
       const known = Object.keys((err.parentSchema as any)?.properties ?? {});
-      return {
-        ...at(file, pointer, true),
-        ...base,
-        pointer,
-        message: `unknown field "${p.additionalProperty}"`,
-        hint: known.length ? `did you mean "${nearest(p.additionalProperty, known)}"? fields here: ${known.join(', ')}` : undefined,
-      };
+      const hint = known.length ? `did you mean "${nearest(p.additionalProperty, known)}"? fields here: ${known.join(', ')}` : undefined;
+      return problem(`unknown field "${p.additionalProperty}"`, hint, `${path}${pointerOf([p.additionalProperty])}`, true);
     }
-    case 'required': {
-      const pointer = `${path}${pointerOf([p.missingProperty])}`;
-      return { ...at(file, path), ...base, pointer, message: `missing required field "${p.missingProperty}"` };
-    }
+    case 'required':
+      return problem(`missing required field "${p.missingProperty}"`, undefined, `${path}${pointerOf([p.missingProperty])}`);
     case 'type':
-      return { ...at(file, path), ...base, pointer: path, message: `expected ${[p.type].flat().join(' or ')}, got ${show(err.data)}` };
+      return problem(`expected ${[p.type].flat().join(' or ')}, got ${show(err.data)}`);
     case 'pattern':
       return p.pattern === SLUG
-        ? {
-            ...at(file, path),
-            ...base,
-            pointer: path,
-            message: `${show(err.data)} is not a valid name`,
-            hint: 'names are lowercase letters and digits joined by one hyphen or two, and not only digits (e.g. "fire", "route-12", "acid-downpour--physical")',
-          }
-        : { ...at(file, path), ...base, pointer: path, message: `${show(err.data)} must match ${p.pattern}` };
+        ? problem(
+            `${show(err.data)} is not a valid name`,
+            'names are lowercase letters and digits joined by one hyphen or two, and not only digits (e.g. "fire", "route-12", "acid-downpour--physical")',
+          )
+        : problem(`${show(err.data)} must match ${p.pattern}`);
     case 'enum':
-      return {
-        ...at(file, path),
-        ...base,
-        pointer: path,
-        message: `${show(err.data)} is not one of: ${(p.allowedValues as unknown[]).join(', ')}`,
-      };
+      return problem(`${show(err.data)} is not one of: ${(p.allowedValues as unknown[]).join(', ')}`);
     default:
-      return { ...at(file, path), ...base, pointer: path, message: `${err.message ?? 'is invalid'} (got ${show(err.data)})` };
+      return problem(`${err.message ?? 'is invalid'} (got ${show(err.data)})`);
   }
 }
