@@ -33,7 +33,7 @@ import { PLAIN_MARK, PLAIN_MARK_TEXT } from './guard.ts';
 export { hashBody } from './plan.ts';
 export { Busy, layout, readLive, readLiveHeader, type Inputs, type Live } from './slots.ts';
 
-interface PublishResult {
+export interface PublishResult {
   files: number;
   /** Set when the output equals the live tree: nothing was written and nothing swapped. */
   unchanged?: number;
