@@ -391,25 +391,29 @@ class Publisher {
     await this.placed();
     await this.placeJoins();
     const gone = removals(this.t.existing, this.holds, !!liveFiles && this.shared === liveFiles.size, this.added);
-    await Promise.all(gone.map((rel) => fs.rm(path.join(this.t.tree, rel), { force: true })));
+    await this.remove(gone);
     this.result.removed = gone.length;
-    // The folders they leave empty go too.
-    const dirs = new Set<string>();
-    for (const rel of gone)
-      for (let dir = path.posix.dirname(rel); dir !== '.'; dir = path.posix.dirname(dir)) dirs.add(path.join(this.t.tree, dir));
-    removeDirs([...dirs]);
     if (plain) return this.leavePair();
     await putManifest(this.t.where, this.t.slot, text!);
     await this.swap();
   }
 
+  /** Removes the files the tree no longer holds, and the folders they leave empty. */
+  private async remove(gone: string[]): Promise<void> {
+    await Promise.all(gone.map((rel) => fs.rm(path.join(this.t.tree, rel), { force: true })));
+    const dirs = new Set<string>();
+    for (const rel of gone)
+      for (let dir = path.posix.dirname(rel); dir !== '.'; dir = path.posix.dirname(dir)) dirs.add(within(this.t.tree, dir));
+    removeDirs([...dirs]);
+  }
+
   /** Waits for every file handed to the writer; a failure ends the build. */
   private async placed(): Promise<void> {
     await this.writer.flush();
-    await this.orGiveUp(() => {
-      const failed = this.failure();
-      if (failed) throw failed;
-    });
+    const failed = this.failure();
+    if (!failed) return;
+    await this.giveUp(failed);
+    throw failed;
   }
 
   /** The joined files, made from the tree's files once they are all in place. */
