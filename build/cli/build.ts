@@ -141,7 +141,8 @@ function reportFailure(err: unknown, report: string, data: string | undefined): 
     console.error(`internal error: ${(err as Error).stack ?? err}`);
     return 2;
   }
-  if (!(err instanceof BuildFailed)) console.error(code === 3 ? `${(err as Error).message}\n${STOPPED}` : (err as Error).message);
+  // A refused write says the output was left as it was; wrong usage and a busy output touched nothing.
+  if (!(err instanceof BuildFailed)) console.error(err instanceof OutputFailed ? `${err.message}\n${STOPPED}` : (err as Error).message);
   else if (report === 'json') console.log(jsonText({ ok: false, problems: sortProblems(err.problems) }));
   else {
     if (report === 'github') {
