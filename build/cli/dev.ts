@@ -18,8 +18,11 @@ import { exitCodeOf } from './build.ts';
 import { commandOptions } from './common.ts';
 import { BUILD_EVENT, STATUS_PATH, type BuildStatus } from '../site/dev-status.ts';
 
-/** Saves closer together than this make one rebuild. */
-const SETTLE_MS = 25;
+/**
+ * How long after a build the data folder is listed again, for a save the watcher missed: long
+ * enough that the answer a browser waits for goes out before the listing holds the process.
+ */
+const RECHECK_MS = 50;
 /** Without `--port`, the first free one of these, as vite picks. */
 const DEFAULT_PORTS = Array.from({ length: 10 }, (_, i) => 5173 + i);
 
@@ -72,7 +75,7 @@ class DevLoop {
   private readonly firstBuild = new Promise<void>((resolve) => (this.firstBuildDone = resolve));
   private readonly apis = new Map<string, http.RequestListener>();
   private readonly builds = coalesced(() => this.rebuild());
-  private readonly settle = debounced(() => void this.builds.run(), SETTLE_MS);
+  private recheck: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: DevOptions) {
     this.dataDir = path.resolve(options.dataDir ?? defaultDataDir);
@@ -106,7 +109,7 @@ class DevLoop {
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.stopping = true;
-      this.settle.cancel();
+      clearTimeout(this.recheck);
       this.firstBuildDone();
       await this.starting?.catch(() => {});
       await this.builds.running();
@@ -124,6 +127,7 @@ class DevLoop {
   /** One build; status and served tree change together, in one step, once it is done. */
   private async rebuild(): Promise<void> {
     if (this.stopping) return;
+    clearTimeout(this.recheck); // this build lists the folder itself
     let built = ''; // what the build listed; nothing if it stopped before it could list the folder
     const shown = await this.buildApi((l) => (built = JSON.stringify(l)));
     if (this.stopping) return;
@@ -131,7 +135,9 @@ class DevLoop {
     this.vite?.ws.send({ type: 'custom', event: BUILD_EVENT, data: this.shown.status });
     // The watcher can miss a save: one made just after a file was replaced, while it watches the
     // new file anew. The folder, listed again, shows it, and the build runs again.
-    if (listing(this.dataDir) !== built) this.settle.call();
+    this.recheck = setTimeout(() => {
+      if (!this.stopping && listing(this.dataDir) !== built) void this.builds.run();
+    }, RECHECK_MS);
   }
 
   /**
@@ -187,8 +193,9 @@ class DevLoop {
           void this.firstBuild.then(() => this.serveApi(req, res));
         });
         server.watcher.add(this.dataDir);
+        // A save is built at once; the saves that come during a build make one more build after it.
         const onChange = (file: string) => {
-          if (file.startsWith(this.dataDir + path.sep)) this.settle.call();
+          if (file.startsWith(this.dataDir + path.sep)) void this.builds.run();
         };
         for (const event of ['add', 'change', 'unlink'] as const) server.watcher.on(event, onChange);
       },
@@ -231,18 +238,6 @@ function coalesced(task: () => Promise<void>): { run: () => Promise<void>; runni
     return running;
   };
   return { run, running: () => running };
-}
-
-/** Calls `fn` once `ms` have passed without another call. */
-function debounced(fn: () => void, ms: number): { call: () => void; cancel: () => void } {
-  let timer: NodeJS.Timeout | undefined;
-  return {
-    call: () => {
-      clearTimeout(timer);
-      timer = setTimeout(fn, ms);
-    },
-    cancel: () => clearTimeout(timer),
-  };
 }
 
 /**
