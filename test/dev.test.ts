@@ -2,6 +2,7 @@
 // Saving a record rebuilds the API; a broken file is reported in the terminal, by the status
 // endpoint and on the page, with file and line, until a save fixes it.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { renameSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
@@ -89,6 +90,23 @@ describe('npm run dev', () => {
     // Every record of the starter world, one file each.
     const records = (await fs.readdir(path.join(fixturesDir, 'starter'), { recursive: true })).filter((f) => f.endsWith('.yaml')).length;
     expect(output).toMatch(new RegExp(`built ${records} records in \\d+ ms`));
+  });
+
+  test("a kind's folder replaced whole, as a checkout replaces it, is watched in its place", async () => {
+    const typeDir = path.join(world.data, 'type');
+    const next = path.join(world.root, 'type-next');
+    await fs.cp(typeDir, next, { recursive: true });
+    const text = await fs.readFile(fireFile(), 'utf8');
+    const at = (mark: number) => text.replace(/- game_index: \d+/, `- game_index: ${mark}`);
+    await fs.writeFile(path.join(next, 'fire.yaml'), at(88));
+    // Both in one step of this process, as a checkout does them: the loop hears of them together.
+    renameSync(typeDir, path.join(world.root, 'type-before'));
+    renameSync(next, typeDir);
+    await until(async () => (await getJson('/api/v2/type/2/')).game_indices[0].game_index === 88);
+    // Once the loop is idle (the listing after the build is done), only a watcher of the new folder hears a save in it.
+    await new Promise((r) => setTimeout(r, 500));
+    await fs.writeFile(fireFile(), at(99));
+    await until(async () => (await getJson('/api/v2/type/2/')).game_indices[0].game_index === 99, 5_000);
   });
 
   test('a broken file is shown in the terminal, the status and the page, and a fix clears it', async () => {

@@ -76,6 +76,7 @@ class DevLoop {
   private readonly apis = new Map<string, http.RequestListener>();
   private readonly builds = coalesced(() => this.rebuild());
   private recheck: NodeJS.Timeout | undefined;
+  private watcher: { close: () => void } | undefined;
 
   constructor(private readonly options: DevOptions) {
     this.dataDir = path.resolve(options.dataDir ?? defaultDataDir);
@@ -99,6 +100,8 @@ class DevLoop {
       if (this.stopping) return;
       this.url = await listenOn(this.server, this.options.port, this.options.host ?? 'localhost');
       this.server.on('error', (err) => this.onServerError(err));
+      // A save is built at once; the saves that come during a build make one more build after it.
+      this.watcher = watchFolders(this.dataDir, () => void this.builds.run());
       await this.builds.run();
       this.firstBuildDone();
     })();
@@ -110,6 +113,7 @@ class DevLoop {
     this.closing ??= (async () => {
       this.stopping = true;
       clearTimeout(this.recheck);
+      this.watcher?.close();
       this.firstBuildDone();
       await this.starting?.catch(() => {});
       await this.builds.running();
@@ -180,7 +184,7 @@ class DevLoop {
 
   /**
    * Answers the status path and the API's requests (these once the first build is done); every other
-   * request is vite's. Reports each change the watcher sees under the data folder.
+   * request is vite's.
    */
   private plugin(): Plugin {
     return {
@@ -192,12 +196,6 @@ class DevLoop {
           if (!API_PATHS.test(pathname)) return next();
           void this.firstBuild.then(() => this.serveApi(req, res));
         });
-        server.watcher.add(this.dataDir);
-        // A save is built at once; the saves that come during a build make one more build after it.
-        const onChange = (file: string) => {
-          if (file.startsWith(this.dataDir + path.sep)) void this.builds.run();
-        };
-        for (const event of ['add', 'change', 'unlink'] as const) server.watcher.on(event, onChange);
       },
     };
   }
@@ -210,6 +208,52 @@ function listing(dataDir: string): string {
   } catch {
     return '';
   }
+}
+
+/**
+ * Calls `changed` when an entry of the data folder or of a folder in it changes, as the kernel
+ * reports it to one `fs.watch` per folder: nothing is listed or stated to find out, whatever the
+ * folders hold. A folder added to the data folder is watched once the data folder reports it, and
+ * one removed is let go. Hidden entries are passed over, as the build passes them over. A change
+ * no watcher reports (one written through a hard link from outside) is found by the listing after
+ * each build.
+ */
+function watchFolders(dataDir: string, changed: () => void): { close: () => void } {
+  const watched = new Map<string, { watcher: fs.FSWatcher; ino: number }>();
+  const watch = (dir: string, ino: number, onEvent: () => void) => {
+    try {
+      const watcher = fs.watch(dir, (_event, name) => {
+        if (!name?.startsWith('.')) onEvent();
+      });
+      watcher.on('error', () => watcher.close()); // gone: the data folder's event says so too
+      watched.set(dir, { watcher, ino });
+    } catch {
+      // Not watchable (gone already, or a link to nothing): the build reports what it is.
+    }
+  };
+  const follow = () => {
+    const now = new Map<string, number>();
+    for (const entry of fs.readdirSync(dataDir)) {
+      const stats = entry.startsWith('.') ? undefined : fs.statSync(path.join(dataDir, entry), { throwIfNoEntry: false });
+      if (stats?.isDirectory()) now.set(path.join(dataDir, entry), stats.ino);
+    }
+    for (const [dir, { watcher, ino }] of watched)
+      if (dir !== dataDir && now.get(dir) !== ino) {
+        watcher.close();
+        watched.delete(dir);
+      }
+    for (const [dir, ino] of now) if (!watched.has(dir)) watch(dir, ino, changed);
+  };
+  watch(dataDir, 0, () => {
+    try {
+      follow();
+    } catch {
+      // The data folder itself is gone: the build says so.
+    }
+    changed();
+  });
+  follow();
+  return { close: () => watched.forEach(({ watcher }) => watcher.close()) };
 }
 
 /** The problems in the data, a usage error's or a refused write's message, or the stack of anything unexpected. */
