@@ -2,7 +2,7 @@
 // Saving a record rebuilds the API; a broken file is reported in the terminal, by the status
 // endpoint and on the page, with file and line, until a save fixes it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { renameSync } from 'node:fs';
+import { existsSync, renameSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
@@ -24,13 +24,15 @@ async function getJson(pathname: string): Promise<any> {
 
 beforeAll(async () => {
   world = await fixtureWorld();
+  // The loop's temp build goes here, where a test can find it.
+  await fs.mkdir(path.join(world.root, 'tmp'));
   child = spawn(
     path.join(projectRoot, 'node_modules/.bin/tsx'),
     ['build/cli/dev.ts', '--data', world.data, '--port', '0', '--host', '127.0.0.1'],
     {
       cwd: projectRoot,
       stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, BASE_URL: '' },
+      env: { ...process.env, BASE_URL: '', TMPDIR: path.join(world.root, 'tmp') },
     },
   );
   child.stdout!.on('data', (d) => (output += d));
@@ -90,6 +92,21 @@ describe('npm run dev', () => {
     // Every record of the starter world, one file each.
     const records = (await fs.readdir(path.join(fixturesDir, 'starter'), { recursive: true })).filter((f) => f.endsWith('.yaml')).length;
     expect(output).toMatch(new RegExp(`built ${records} records in \\d+ ms`));
+  });
+
+  test('a request made while a build runs waits for it, and is answered from it', async () => {
+    const [temp] = await fs.readdir(path.join(world.root, 'tmp'));
+    // A build holds the output's lock from opening its tree to the swap.
+    const lock = path.join(world.root, 'tmp', temp!, '.dist-builds', 'lock');
+    const text = await fs.readFile(fireFile(), 'utf8');
+    for (let mark = 501; mark <= 505; mark++) {
+      await fs.writeFile(fireFile(), text.replace(/- game_index: \d+/, `- game_index: ${mark}`));
+      for (const deadline = Date.now() + 5_000; !existsSync(lock); ) {
+        expect(Date.now(), 'the build never took its lock').toBeLessThan(deadline);
+        await new Promise((r) => setImmediate(r));
+      }
+      expect((await getJson('/api/v2/type/2/')).game_indices[0].game_index).toBe(mark);
+    }
   });
 
   test("a kind's folder replaced whole, as a checkout replaces it, is watched in its place", async () => {

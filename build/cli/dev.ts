@@ -70,9 +70,10 @@ class DevLoop {
   private stopping = false;
   private starting: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
-  private firstBuildDone!: () => void;
-  /** Settles once the first build is done (or the loop stops): the API's requests wait for it. */
-  private readonly firstBuild = new Promise<void>((resolve) => (this.firstBuildDone = resolve));
+  /** Lets the API's waiting requests through. */
+  private release: () => void = () => {};
+  /** What the API's requests wait for: the build in flight, and the first build until it is shown (or the loop stops). */
+  private pending = this.hold();
   private readonly apis = new Map<string, http.RequestListener>();
   private readonly builds = coalesced(() => this.rebuild());
   private recheck: NodeJS.Timeout | undefined;
@@ -103,7 +104,6 @@ class DevLoop {
       // A save is built at once; the saves that come during a build make one more build after it.
       this.watcher = watchFolders(this.dataDir, () => void this.builds.run());
       await this.builds.run();
-      this.firstBuildDone();
     })();
     return this.starting;
   }
@@ -114,7 +114,7 @@ class DevLoop {
       this.stopping = true;
       clearTimeout(this.recheck);
       this.watcher?.close();
-      this.firstBuildDone();
+      this.release();
       await this.starting?.catch(() => {});
       await this.builds.running();
       await this.vite?.close();
@@ -132,16 +132,28 @@ class DevLoop {
   private async rebuild(): Promise<void> {
     if (this.stopping) return;
     clearTimeout(this.recheck); // this build lists the folder itself
+    // The API answers from the newest build: a request that comes during one waits for it, and is
+    // answered from it (requests wait from the start until the first is shown).
+    if (this.shown.status.version > 0) this.hold();
     let built = ''; // what the build listed; nothing if it stopped before it could list the folder
-    const shown = await this.buildApi((l) => (built = JSON.stringify(l)));
-    if (this.stopping) return;
-    this.shown = { status: shown.status, tree: shown.tree ?? this.shown.tree };
-    this.vite?.ws.send({ type: 'custom', event: BUILD_EVENT, data: this.shown.status });
-    // The watcher can miss a save: one made just after a file was replaced, while it watches the
-    // new file anew. The folder, listed again, shows it, and the build runs again.
+    try {
+      const shown = await this.buildApi((l) => (built = JSON.stringify(l)));
+      if (this.stopping) return;
+      this.shown = { status: shown.status, tree: shown.tree ?? this.shown.tree };
+      this.vite?.ws.send({ type: 'custom', event: BUILD_EVENT, data: this.shown.status });
+    } finally {
+      this.release();
+    }
+    // The watchers can miss a save: one written through a hard link from outside the data folder,
+    // or made in a new folder before its watcher starts. The folder, listed again, shows it, and
+    // the build runs again.
     this.recheck = setTimeout(() => {
       if (!this.stopping && listing(this.dataDir) !== built) void this.builds.run();
     }, RECHECK_MS);
+  }
+
+  private hold(): Promise<void> {
+    return (this.pending = new Promise((resolve) => (this.release = resolve)));
   }
 
   /**
@@ -183,8 +195,8 @@ class DevLoop {
   }
 
   /**
-   * Answers the status path and the API's requests (these once the first build is done); every other
-   * request is vite's.
+   * Answers the status path at once and the API's requests once no build is running (and the first
+   * is shown); every other request is vite's.
    */
   private plugin(): Plugin {
     return {
@@ -194,7 +206,7 @@ class DevLoop {
           const pathname = (req.url ?? '/').split('?')[0]!;
           if (pathname === STATUS_PATH) return sendJson(res, 200, this.shown.status);
           if (!API_PATHS.test(pathname)) return next();
-          void this.firstBuild.then(() => this.serveApi(req, res));
+          void this.pending.then(() => this.serveApi(req, res));
         });
       },
     };
