@@ -101,7 +101,7 @@ describe('npm run dev', () => {
     const text = await fs.readFile(fireFile(), 'utf8');
     for (let mark = 501; mark <= 505; mark++) {
       await fs.writeFile(fireFile(), text.replace(/- game_index: \d+/, `- game_index: ${mark}`));
-      for (const deadline = Date.now() + 5_000; !existsSync(lock); ) {
+      for (const deadline = Date.now() + 5_000; !existsSync(lock);) {
         expect(Date.now(), 'the build never took its lock').toBeLessThan(deadline);
         await new Promise((r) => setImmediate(r));
       }
@@ -109,7 +109,7 @@ describe('npm run dev', () => {
     }
   });
 
-  test("a kind's folder replaced whole, as a checkout replaces it, is watched in its place", async () => {
+  test("a kind's folder or the data folder replaced whole, as a checkout replaces it, is watched in its place", async () => {
     const typeDir = path.join(world.data, 'type');
     const next = path.join(world.root, 'type-next');
     await fs.cp(typeDir, next, { recursive: true });
@@ -124,6 +124,25 @@ describe('npm run dev', () => {
     await new Promise((r) => setTimeout(r, 500));
     await fs.writeFile(fireFile(), at(99));
     await until(async () => (await getJson('/api/v2/type/2/')).game_indices[0].game_index === 99, 5_000);
+
+    // The same for the data folder itself: the new one's kind folders come and go as any do. It
+    // comes without its types, and they come after.
+    const status = async () => (await getJson('/__build-status')) as { ok: boolean };
+    const nextData = path.join(world.root, 'data-next');
+    await fs.cp(world.data, nextData, { recursive: true });
+    const types = path.join(world.root, 'types');
+    await fs.rename(path.join(nextData, 'type'), types);
+    await fs.writeFile(path.join(types, 'fire.yaml'), at(111));
+    renameSync(world.data, path.join(world.root, 'data-before'));
+    renameSync(nextData, world.data);
+    // Built without its types, the records that name them fail.
+    await until(async () => (await status()).ok === false);
+    await new Promise((r) => setTimeout(r, 500));
+    await fs.rename(types, path.join(world.data, 'type'));
+    await until(async () => (await getJson('/api/v2/type/2/')).game_indices[0].game_index === 111, 5_000);
+    await new Promise((r) => setTimeout(r, 500));
+    await fs.writeFile(fireFile(), at(122));
+    await until(async () => (await getJson('/api/v2/type/2/')).game_indices[0].game_index === 122, 5_000);
   });
 
   test('a broken file is shown in the terminal, the status and the page, and a fix clears it', async () => {

@@ -225,47 +225,59 @@ function listing(dataDir: string): string {
 /**
  * Calls `changed` when an entry of the data folder or of a folder in it changes, as the kernel
  * reports it to one `fs.watch` per folder: nothing is listed or stated to find out, whatever the
- * folders hold. A folder added to the data folder is watched once the data folder reports it, and
- * one removed is let go. Hidden entries are passed over, as the build passes them over. A change
- * no watcher reports (one written through a hard link from outside) is found by the listing after
- * each build.
+ * folders hold. The watched folders follow what is there, by inode: a folder added is watched once
+ * its parent reports it, one removed or replaced is let go (the data folder's own parent is watched
+ * for the data folder alone). Hidden entries are passed over, as the build passes them over. A
+ * change no watcher reports (one written through a hard link from outside) is found by the listing
+ * after each build.
  */
 function watchFolders(dataDir: string, changed: () => void): { close: () => void } {
   const watched = new Map<string, { watcher: fs.FSWatcher; ino: number }>();
-  const watch = (dir: string, ino: number, onEvent: () => void) => {
+  const parent = path.dirname(dataDir);
+  const watch = (dir: string, ino: number) => {
     try {
       const watcher = fs.watch(dir, (_event, name) => {
-        if (!name?.startsWith('.')) onEvent();
+        if (dir === parent ? name !== path.basename(dataDir) : name?.startsWith('.')) return;
+        // In the data folder or its parent, folders may have come or gone.
+        if (dir === parent || dir === dataDir) follow();
+        changed();
       });
-      watcher.on('error', () => watcher.close()); // gone: the data folder's event says so too
+      watcher.on('error', () => watcher.close()); // gone: its parent's event says so too
       watched.set(dir, { watcher, ino });
     } catch {
       // Not watchable (gone already, or a link to nothing): the build reports what it is.
     }
   };
   const follow = () => {
-    const now = new Map<string, number>();
-    for (const entry of fs.readdirSync(dataDir)) {
-      const stats = entry.startsWith('.') ? undefined : fs.statSync(path.join(dataDir, entry), { throwIfNoEntry: false });
-      if (stats?.isDirectory()) now.set(path.join(dataDir, entry), stats.ino);
+    let now: Map<string, number>;
+    try {
+      now = foldersOf(dataDir);
+    } catch {
+      return; // changing as it is listed: the event that follows lists it again
     }
     for (const [dir, { watcher, ino }] of watched)
-      if (dir !== dataDir && now.get(dir) !== ino) {
+      if (dir !== parent && now.get(dir) !== ino) {
         watcher.close();
         watched.delete(dir);
       }
-    for (const [dir, ino] of now) if (!watched.has(dir)) watch(dir, ino, changed);
+    for (const [dir, ino] of now) if (!watched.has(dir)) watch(dir, ino);
   };
-  watch(dataDir, 0, () => {
-    try {
-      follow();
-    } catch {
-      // The data folder itself is gone: the build says so.
-    }
-    changed();
-  });
+  watch(parent, 0);
   follow();
   return { close: () => watched.forEach(({ watcher }) => watcher.close()) };
+}
+
+/** The data folder and each folder in it, but hidden ones, by their inodes; none when it is gone. */
+function foldersOf(dataDir: string): Map<string, number> {
+  const folders = new Map<string, number>();
+  const top = fs.statSync(dataDir, { throwIfNoEntry: false });
+  if (!top?.isDirectory()) return folders;
+  folders.set(dataDir, top.ino);
+  for (const entry of fs.readdirSync(dataDir)) {
+    const stats = entry.startsWith('.') ? undefined : fs.statSync(path.join(dataDir, entry), { throwIfNoEntry: false });
+    if (stats?.isDirectory()) folders.set(path.join(dataDir, entry), stats.ino);
+  }
+  return folders;
 }
 
 /** The problems in the data, a usage error's or a refused write's message, or the stack of anything unexpected. */
