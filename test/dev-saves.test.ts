@@ -3,6 +3,7 @@
 // started as `npm run dev` starts it, does not crash; once the saves stop it answers a good state
 // that was saved and reports the problems of the last save; the next good save is served.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +49,37 @@ afterAll(async () => {
 });
 
 describe('npm run dev under rapid saves', () => {
+  it('shows no failure for a save an editor writes in steps', async () => {
+    const dir = path.join(world.data, 'type');
+    const fire = path.join(dir, 'fire.yaml');
+    const text = await fs.readFile(fire, 'utf8');
+    const heard = output.length;
+    // Some milliseconds between steps, this process busy meanwhile, as an editor's own work takes.
+    const between = () => {
+      for (const end = performance.now() + 3; performance.now() < end;);
+    };
+    for (let i = 0; i < 10; i++) {
+      // As vim writes with a backup: a probe file made and removed, the old file moved aside, the
+      // new one written and flushed, the old one removed. Each step alone is data that fails.
+      writeFileSync(path.join(dir, '4913'), '');
+      unlinkSync(path.join(dir, '4913'));
+      between();
+      renameSync(fire, `${fire}~`);
+      between();
+      const fd = openSync(fire, 'w');
+      writeSync(fd, text.replace('- game_index: 10', `- game_index: ${700 + i}`));
+      fsyncSync(fd);
+      closeSync(fd);
+      between();
+      unlinkSync(`${fire}~`);
+      await waitFor(async () => (await getJson('/api/v2/type/fire/')).game_indices[0].game_index === 700 + i);
+      await sleep(100);
+    }
+    expect(output.slice(heard)).not.toContain('the build failed');
+    expect((await status()).ok).toBe(true);
+    await fs.writeFile(fire, text);
+  }, 60_000);
+
   it('survives fifty saves in a second, some broken, and ends on the last good state and the last problems', async () => {
     const fire = path.join(world.data, 'type', 'fire.yaml');
     const water = path.join(world.data, 'type', 'water.yaml');

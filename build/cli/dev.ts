@@ -78,6 +78,8 @@ class DevLoop {
   private readonly builds = coalesced(() => this.rebuild());
   private recheck: NodeJS.Timeout | undefined;
   private watcher: { close: () => void } | undefined;
+  /** How many changes the watchers have reported. */
+  private heard = 0;
 
   constructor(private readonly options: DevOptions) {
     this.dataDir = path.resolve(options.dataDir ?? defaultDataDir);
@@ -102,7 +104,10 @@ class DevLoop {
       this.url = await listenOn(this.server, this.options.port, this.options.host ?? 'localhost');
       this.server.on('error', (err) => this.onServerError(err));
       // A save is built at once; the saves that come during a build make one more build after it.
-      this.watcher = watchFolders(this.dataDir, () => void this.builds.run());
+      this.watcher = watchFolders(this.dataDir, () => {
+        this.heard++;
+        void this.builds.run();
+      });
       await this.builds.run();
     })();
     return this.starting;
@@ -137,8 +142,17 @@ class DevLoop {
     if (this.shown.status.version > 0) this.hold();
     let built = ''; // what the build listed; nothing if it stopped before it could list the folder
     try {
+      const heard = this.heard;
       const shown = await this.buildApi((l) => (built = JSON.stringify(l)));
       if (this.stopping) return;
+      if (!shown.status.ok) {
+        // An editor may write a save in steps (a probe file, the old file moved aside, the new one
+        // written): a build that failed while the watchers heard more is passed over, and the build
+        // they asked for says whether the data is broken.
+        if (this.heard !== heard) return;
+        const api = shown.status.served ? 'the API keeps the last good build' : 'the API has no build yet';
+        console.error(`${time()} the build failed; ${api}\n${shown.status.text}`);
+      }
       this.shown = { status: shown.status, tree: shown.tree ?? this.shown.tree };
       this.vite?.ws.send({ type: 'custom', event: BUILD_EVENT, data: this.shown.status });
     } finally {
@@ -159,7 +173,7 @@ class DevLoop {
   /**
    * One build of the API: the status the page shows and, when it succeeded, the tree it made (the
    * output link's target, read before the next build can move it). A failed build leaves the last
-   * good one in place.
+   * good one in place; `rebuild` says why it failed, if its status is shown.
    */
   private async buildApi(onListed: (listing: Listing) => void): Promise<{ status: BuildStatus; tree?: string }> {
     const { dataDir, outDir } = this;
@@ -179,8 +193,6 @@ class DevLoop {
       const problems = err instanceof BuildFailed ? err.problems : [];
       const text = failureText(err);
       const status = { ok: false, version, served, ms: performance.now() - started, records: 0, text, problems };
-      const api = served ? 'the API keeps the last good build' : 'the API has no build yet';
-      if (!this.stopping) console.error(`${time()} the build failed; ${api}\n${text}`);
       return { status };
     }
   }
