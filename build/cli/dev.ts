@@ -256,8 +256,12 @@ function watchFolders(dataDir: string, changed: () => void): { close: () => void
       });
       watcher.on('error', () => watcher.close()); // gone: its parent's event says so too
       watched.set(dir, { watcher, ino });
-    } catch {
-      // Not watchable (gone already, or a link to nothing): the build reports what it is.
+    } catch (err) {
+      // Gone already, or a link to nothing: the build reports what it is. Anything else (the
+      // system's limit of watchers reached) leaves saves there unheard, which the user is told.
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR')
+        console.error(`cannot watch ${dir} (${code ?? err}): saves there are not built until another is`);
     }
   };
   const follow = () => {
