@@ -72,8 +72,8 @@ class DevLoop {
   private closing: Promise<void> | undefined;
   /** Lets the API's waiting requests through. */
   private release: () => void = () => {};
-  /** What the API's requests wait for: the build in flight, and the first build until it is shown (or the loop stops). */
-  private pending = this.hold();
+  /** What the API's requests wait for, while they are held: from the start until a build is shown, and during each build. */
+  private pending: Promise<void> | undefined;
   private readonly apis = new Map<string, http.RequestListener>();
   private readonly builds = coalesced(() => this.rebuild());
   private recheck: NodeJS.Timeout | undefined;
@@ -83,6 +83,7 @@ class DevLoop {
 
   constructor(private readonly options: DevOptions) {
     this.dataDir = path.resolve(options.dataDir ?? defaultDataDir);
+    this.hold();
   }
 
   /** Told when the server fails once listening. */
@@ -103,6 +104,7 @@ class DevLoop {
       if (this.stopping) return;
       this.url = await listenOn(this.server, this.options.port, this.options.host ?? 'localhost');
       this.server.on('error', (err) => this.onServerError(err));
+      if (this.stopping) return;
       // A save is built at once; the saves that come during a build make one more build after it.
       this.watcher = watchFolders(this.dataDir, () => {
         this.heard++;
@@ -138,36 +140,43 @@ class DevLoop {
     if (this.stopping) return;
     clearTimeout(this.recheck); // this build lists the folder itself
     // The API answers from the newest build: a request that comes during one waits for it, and is
-    // answered from it (requests wait from the start until the first is shown).
-    if (this.shown.status.version > 0) this.hold();
+    // answered from it.
+    this.hold();
+    const heard = this.heard;
     let built = ''; // what the build listed; nothing if it stopped before it could list the folder
-    try {
-      const heard = this.heard;
-      const shown = await this.buildApi((l) => (built = JSON.stringify(l)));
-      if (this.stopping) return;
-      if (!shown.status.ok) {
-        // An editor may write a save in steps (a probe file, the old file moved aside, the new one
-        // written): a build that failed while the watchers heard more is passed over, and the build
-        // they asked for says whether the data is broken.
-        if (this.heard !== heard) return;
-        const api = shown.status.served ? 'the API keeps the last good build' : 'the API has no build yet';
-        console.error(`${time()} the build failed; ${api}\n${shown.status.text}`);
-      }
-      this.shown = { status: shown.status, tree: shown.tree ?? this.shown.tree };
-      this.vite?.ws.send({ type: 'custom', event: BUILD_EVENT, data: this.shown.status });
-    } finally {
-      this.release();
+    const shown = await this.buildApi((l) => (built = JSON.stringify(l)));
+    if (this.stopping) return this.release();
+    if (!shown.status.ok) {
+      // An editor may write a save in steps (a probe file, the old file moved aside, the new one
+      // written): a build that failed while the watchers heard more is passed over, and the build
+      // they asked for, which the requests go on waiting for, says whether the data is broken.
+      if (this.heard !== heard) return;
+      const api = shown.status.served ? 'the API keeps the last good build' : 'the API has no build yet';
+      console.error(`${time()} the build failed; ${api}\n${shown.status.text}`);
     }
+    this.shown = { status: shown.status, tree: shown.tree ?? this.shown.tree };
+    this.release();
+    this.vite?.ws.send({ type: 'custom', event: BUILD_EVENT, data: this.shown.status });
     // The watchers can miss a save: one written through a hard link from outside the data folder,
-    // or made in a new folder before its watcher starts. The folder, listed again, shows it, and
-    // the build runs again.
-    this.recheck = setTimeout(() => {
-      if (!this.stopping && listing(this.dataDir) !== built) void this.builds.run();
-    }, RECHECK_MS);
+    // or lost when the kernel's queue of events overflows. The folder, listed again once this
+    // build's answer is out, shows one made before then, and the build runs again; one made later
+    // waits for the next save heard. A folder that could not be listed is not listed again: the
+    // data folder's parent hears it come back.
+    if (built !== '')
+      this.recheck = setTimeout(() => {
+        if (!this.stopping && listing(this.dataDir) !== built) void this.builds.run();
+      }, RECHECK_MS);
   }
 
-  private hold(): Promise<void> {
-    return (this.pending = new Promise((resolve) => (this.release = resolve)));
+  /** Holds the API's requests from now until `release` (held already, it changes nothing). */
+  private hold(): void {
+    if (this.pending) return;
+    let resolve!: () => void;
+    const pending = (this.pending = new Promise<void>((r) => (resolve = r)));
+    this.release = () => {
+      if (this.pending === pending) this.pending = undefined;
+      resolve();
+    };
   }
 
   /**
@@ -218,7 +227,8 @@ class DevLoop {
           const pathname = (req.url ?? '/').split('?')[0]!;
           if (pathname === STATUS_PATH) return sendJson(res, 200, this.shown.status);
           if (!API_PATHS.test(pathname)) return next();
-          void this.pending.then(() => this.serveApi(req, res));
+          if (this.pending) void this.pending.then(() => this.serveApi(req, res));
+          else this.serveApi(req, res);
         });
       },
     };
@@ -243,18 +253,23 @@ function listing(dataDir: string): string {
  * change no watcher reports (one written through a hard link from outside) is found by the listing
  * after each build.
  */
-function watchFolders(dataDir: string, changed: () => void): { close: () => void } {
+export function watchFolders(dataDir: string, changed: () => void): { close: () => void } {
   const watched = new Map<string, { watcher: fs.FSWatcher; ino: number }>();
   const parent = path.dirname(dataDir);
   const watch = (dir: string, ino: number) => {
     try {
       const watcher = fs.watch(dir, (_event, name) => {
-        if (dir === parent ? name !== path.basename(dataDir) : name?.startsWith('.')) return;
+        // A name may be missing on some systems: then the change may be anything.
+        if (name && (dir === parent ? name !== path.basename(dataDir) : name.startsWith('.'))) return;
         // In the data folder or its parent, folders may have come or gone.
         if (dir === parent || dir === dataDir) follow();
         changed();
       });
-      watcher.on('error', () => watcher.close()); // gone: its parent's event says so too
+      watcher.on('error', () => {
+        // Gone, most often: its parent's event says so too, and a folder there again is watched anew.
+        watcher.close();
+        watched.delete(dir);
+      });
       watched.set(dir, { watcher, ino });
     } catch (err) {
       // Gone already, or a link to nothing: the build reports what it is. Anything else (the
@@ -290,7 +305,13 @@ function foldersOf(dataDir: string): Map<string, number> {
   if (!top?.isDirectory()) return folders;
   folders.set(dataDir, top.ino);
   for (const entry of fs.readdirSync(dataDir)) {
-    const stats = entry.startsWith('.') ? undefined : fs.statSync(path.join(dataDir, entry), { throwIfNoEntry: false });
+    if (entry.startsWith('.')) continue;
+    let stats: fs.Stats | undefined;
+    try {
+      stats = fs.statSync(path.join(dataDir, entry), { throwIfNoEntry: false });
+    } catch {
+      continue; // a link in a loop, or into a folder not readable: not a folder to watch (the build reports it)
+    }
     if (stats?.isDirectory()) folders.set(path.join(dataDir, entry), stats.ino);
   }
   return folders;
@@ -300,7 +321,7 @@ function foldersOf(dataDir: string): Map<string, number> {
 function failureText(err: unknown): string {
   if (err instanceof BuildFailed) return formatProblems(err.problems);
   if (exitCodeOf(err) !== undefined || err instanceof Stopped) return (err as Error).message;
-  return `internal error: ${(err as Error).stack ?? err}`;
+  return `internal error: ${(err as Error | undefined)?.stack ?? err}`;
 }
 
 /** Runs `task` now, or once more after the run in flight, however many calls came meanwhile. */
@@ -313,11 +334,14 @@ function coalesced(task: () => Promise<void>): { run: () => Promise<void>; runni
       return running;
     }
     running = (async () => {
-      do {
-        again = false;
-        await task();
-      } while (again);
-      running = undefined;
+      try {
+        do {
+          again = false;
+          await task();
+        } while (again);
+      } finally {
+        running = undefined;
+      }
     })();
     return running;
   };
