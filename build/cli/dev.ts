@@ -251,7 +251,7 @@ function listing(dataDir: string): string {
  * its parent reports it, one removed or replaced is let go (the data folder's own parent is watched
  * for the data folder alone). Hidden entries are passed over, as the build passes them over. A
  * change no watcher reports (one written through a hard link from outside) is found by the listing
- * after each build.
+ * that follows a build (`rebuild`).
  */
 export function watchFolders(dataDir: string, changed: () => void): { close: () => void } {
   const watched = new Map<string, { watcher: fs.FSWatcher; ino: number }>();
