@@ -400,7 +400,7 @@ class Publisher {
 
   /** Removes the files the tree no longer holds, and the folders they leave empty. */
   private async remove(gone: string[]): Promise<void> {
-    await Promise.all(gone.map((rel) => fs.rm(path.join(this.t.tree, rel), { force: true })));
+    await Promise.all(gone.map((rel) => fs.rm(within(this.t.tree, rel), { force: true })));
     const dirs = new Set<string>();
     for (const rel of gone)
       for (let dir = path.posix.dirname(rel); dir !== '.'; dir = path.posix.dirname(dir)) dirs.add(within(this.t.tree, dir));
