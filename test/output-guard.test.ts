@@ -109,6 +109,42 @@ describe('the project folder is refused, and any folder holding it', () => {
   });
 });
 
+describe('an option given an empty value is refused, not taken as its default', () => {
+  // `--out "$OUT"` with OUT unset. Taken as the default, the build would replace the project's own
+  // dist/, the dev loop would watch the folder it was started in, the importer would write there.
+  const commands: Array<[string, (w: { data: string; out: string }) => string[]]> = [
+    ['build --out', (w) => ['build', '--data', w.data, '--out', '']],
+    ['build --data', (w) => ['build', '--data', '', '--out', w.out]],
+    ['build --report', (w) => ['build', '--data', w.data, '--out', w.out, '--report', ' ']],
+    ['dev --data', () => ['dev', '--data', '', '--port', '0']],
+    ['import --out', (w) => ['import', '--from', w.data, '--out', '']],
+    ['diff --base', () => ['diff', '--base', '']],
+  ];
+  for (const [what, args] of commands) {
+    it(what, async () => {
+      const w = await fixtureWorld();
+      const own = path.join(projectRoot, 'dist');
+      const stamp = () => {
+        const s = fs.lstatSync(own, { throwIfNoEntry: false });
+        return s && `${s.ino} ${s.mtimeMs}`;
+      };
+      const before = [stamp(), await state(w.root)];
+      const argv = args(w);
+      const run = spawnSync(process.execPath, [path.join(projectRoot, 'build/launch.mjs'), ...argv], {
+        cwd: w.root,
+        env: { ...process.env, BASE_URL: 'http://localhost:3000', CI: 'true' },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(run.status, run.stderr).toBe(2);
+      expect(run.stderr.split('\n')[0]).toBe(
+        `${argv[argv.indexOf('') >= 0 ? argv.indexOf('') - 1 : argv.indexOf(' ') - 1]} was given an empty value`,
+      );
+      expect([stamp(), await state(w.root)]).toEqual(before);
+    });
+  }
+});
+
 describe('what the build takes for its own', () => {
   it('an empty folder, a plain output it marked, and its own link', async () => {
     const w = await fixtureWorld();

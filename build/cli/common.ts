@@ -8,7 +8,7 @@ const HELP_OPTION = { help: { type: 'boolean', short: 'h', default: false } } as
 
 /**
  * A command's options and `-h`/`--help`; or the exit code it ends with here: 0 once the help is
- * shown, 2 for an option it does not take, said with the help.
+ * shown, 2 for an option it does not take, or one given an empty value, said with the help.
  */
 export function commandOptions<O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O, help: string) {
   let values: ReturnType<typeof parseArgs<{ args: string[]; options: O & typeof HELP_OPTION }>>['values'];
@@ -21,6 +21,13 @@ export function commandOptions<O extends NonNullable<ParseArgsConfig['options']>
   if ((values as { help?: boolean }).help) {
     console.log(help);
     return 0;
+  }
+  // `--out "$OUT"` with OUT unset: taken as the default, it would build (or watch, or import) where
+  // nobody asked.
+  const empty = Object.entries(values).find(([, value]) => typeof value === 'string' && value.trim() === '');
+  if (empty) {
+    console.error(`--${empty[0]} was given an empty value\n\n${help}`);
+    return 2;
   }
   return values;
 }
