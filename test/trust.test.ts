@@ -1,7 +1,7 @@
 // The trust boundaries of a build's input: sources are regular files inside the data folder (a link
 // leading out of it, a FIFO or a device is refused, saying what it is), and BASE_URL is checked
 // whole before any record is read. Non-UTF-8 text has fixtures of its own in fixtures/bad.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -75,6 +75,21 @@ describe('sources are regular files inside the data folder', () => {
       `the entry is a link to ${path.join(world.root, 'gone.yaml')}, which does not exist`,
     );
     expect(problems).toHaveLength(2);
+  });
+
+  // A link whose target is gone between two looks at it takes the same path; /proc holds links that
+  // resolve to no path at all (a process's pipe or socket), so it gives that case every time.
+  it.skipIf(process.platform !== 'linux')('refuses a link that resolves to no path, as leading nowhere', async () => {
+    const child = spawn('sleep', ['30'], { stdio: 'pipe' });
+    try {
+      const data = `/proc/${child.pid}`;
+      const problems = await buildProblems({ dataDir: data, outDir: path.join(await tempDir(), 'dist'), check: true });
+      expect(problemAt(problems, `${child.pid}/fd/0`).message).toMatch(
+        /^the entry is a link to (pipe|socket):\[\d+\], which does not exist$/,
+      );
+    } finally {
+      child.kill();
+    }
   });
 
   const root = process.getuid?.() === 0;
