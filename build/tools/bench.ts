@@ -759,7 +759,8 @@ async function devSide(label: string, checkout: string, work: string, agent: htt
 /** Stops a side's dev loop as Ctrl-C does; its temp build must be gone then. */
 async function stopSide(side: DevSide): Promise<void> {
   await side.dev.stop();
-  const left = fs.readdirSync(side.dir).filter((name) => name !== 'data');
+  // npm itself, under Node 22 and later, keeps the code it compiled in the temp folder: that is not the loop's.
+  const left = fs.readdirSync(side.dir).filter((name) => name !== 'data' && name !== 'node-compile-cache');
   if (left.length) throw new BenchError(`npm run dev left ${left.join(', ')} behind after Ctrl-C:\n${side.dev.output().slice(-2000)}`);
 }
 
