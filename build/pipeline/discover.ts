@@ -62,15 +62,15 @@ function insideOf(dataDir: string): (real: string) => boolean {
 
 function entryType(abs: string, dirent: fg.Entry['dirent'], within: (real: string) => boolean): EntryType {
   if (!dirent.isSymbolicLink()) return typeOf(dirent);
-  let real: string;
+  let real: string | undefined;
   let stats: fs.Stats | undefined;
   try {
     real = fs.realpathSync(abs);
     // Undefined for what is gone since, or was never a path (a process's pipe, under /proc).
     stats = fs.statSync(real, { throwIfNoEntry: false });
   } catch {}
-  if (!stats) return { why: `is a link to ${linkTarget(abs)}, which does not exist` };
-  if (!within(real!)) return { why: `is a link to ${real!}, outside the data folder: only what is inside it is read` };
+  if (!real || !stats) return { why: `is a link to ${linkTarget(abs)}, which does not exist` };
+  if (!within(real)) return { why: `is a link to ${real}, outside the data folder: only what is inside it is read` };
   return typeOf(stats);
 }
 
