@@ -881,7 +881,7 @@ async function main(): Promise<void> {
     const results = await runDevBench(options);
     console.log(formatDevTable(results));
     console.log(
-      `\n\`npm run dev\` on a copy of data/ (${results.worlds[0]!.records} records): ms from a save to the first answer of the record's url that holds it. Figures in ${path.relative(process.cwd(), options.results)}`,
+      `\n\`npm run dev\` on Node ${results.node}, on a copy of data/ (${results.worlds[0]!.records} records): ms from a save to the first answer of the record's url that holds it. Figures in ${path.relative(process.cwd(), options.results)}`,
     );
     return;
   }
@@ -893,7 +893,7 @@ async function main(): Promise<void> {
     ? `${options.against}'s build, run in turns with this checkout's`
     : 'the write floor (full) and the full build (edit, no-op)';
   console.log(
-    `\nmedians of ${options.runs} runs, whole processes; ratio = median / baseline median, against ${vs}. Figures in ${path.relative(process.cwd(), options.results)}`,
+    `\nmedians of ${options.runs} runs, whole processes on Node ${results.node}; ratio = median / baseline median, against ${vs}. Figures in ${path.relative(process.cwd(), options.results)}`,
   );
 }
 
