@@ -79,7 +79,7 @@ describe.each(worlds)('in %s, each derivation', (_, dataDir) => {
 describe('what a build remembers', () => {
   it('reads back as written, and a damaged line reads as nothing remembered', async () => {
     const store = await checked(path.join(fixturesDir, 'starter'), park);
-    const text = formatMemory(store);
+    const text = formatMemory(store).join('');
     const memory = parseMemory(text, 0)!;
     const records = store.kinds().flatMap((k) => store.valid(k));
     expect(memory.size).toBe(records.length);
@@ -90,10 +90,10 @@ describe('what a build remembers', () => {
       e.file.known = memory.get(e.file.rel);
       e.derived = '';
     }
-    expect(formatMemory(store)).toBe(text);
+    expect(formatMemory(store).join('')).toBe(text);
     const [line] = text.split('\n');
     records[0]!.file.known = { ...records[0]!.file.known!, text: '#'.repeat(text.length) };
-    expect(formatMemory(store)).toBe(text.replace(`${line}\n`, '#'.repeat(line!.length + 1)));
+    expect(formatMemory(store).join('')).toBe(text.replace(`${line}\n`, '#'.repeat(line!.length + 1)));
     // Read from where the manifest's `r` lines start.
     const after = parseMemory(`f\tx\th\n${text}`, 'f\tx\th\n'.length)!;
     expect([...after.keys()]).toEqual([...memory.keys()]);

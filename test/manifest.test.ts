@@ -23,12 +23,15 @@ const written = {
     ['api/v2/type/fire/index.json', '12.a'],
     ['odd\tpath.svg', '3.b'],
   ]),
-  memory: '',
+  memory: [] as string[],
 };
+
+/** The manifest's text, as its pieces are written one after another. */
+const manifestText = (m: Parameters<typeof formatManifest>[0]) => formatManifest(m).join('');
 
 describe('manifests', () => {
   it('read back as written, paths with tabs, newlines and quotes included', () => {
-    const m = parseManifest(formatManifest(written))!;
+    const m = parseManifest(manifestText(written))!;
     expect(m).toMatchObject({ key: 'k1', tool: 't1', settings: 's1', records: { type: 2 }, fileCount: 3, previous: 'k0' });
     expect([...m.sources]).toEqual(written.sources.map(([rel, stamp]) => [rel, stampText(stamp)]));
     // A source's hash is had by its size and time, only as they were.
@@ -43,7 +46,7 @@ describe('manifests', () => {
   });
 
   it('read as nothing when damaged', () => {
-    const text = formatManifest(written);
+    const text = manifestText(written);
     expect(parseManifest(text.replace('"format":"manifest 3"', '"format":"manifest 2"'))).toBeUndefined();
     expect(parseManifest(text.replace('\ns\t', '\nx\t'))).toBeUndefined();
     expect(parseManifest(text.replace(/\ns\t([^\n]*)\t[^\t\n]*\n/, '\ns\t$1\n'))).toBeUndefined();
@@ -57,7 +60,7 @@ describe('manifests', () => {
   it('list files that answer by path, in order, out of order and after many misses', () => {
     const pairs = Array.from({ length: 40 }, (_, i): [string, string] => [`api/v2/move/${i}/index.json`, `${i + 10}.h${i}`]);
     pairs.push(['odd\tpath.svg', '3.b'], ['"quoted".json', '4.c']);
-    const list = parseManifest(formatManifest({ ...written, files: pairs }))!.files()!;
+    const list = parseManifest(manifestText({ ...written, files: pairs }))!.files()!;
     expect(list.size).toBe(42);
     expect([...list]).toEqual(pairs);
     // In order, each found where the last one ended; the same path again, where it was.
@@ -67,7 +70,7 @@ describe('manifests', () => {
     }
     // Every other path, as a kind's NDJSON file asks for its records' id paths (each followed by its
     // name path): each found from the one before, and the paths skipped still found after.
-    const skipping = parseManifest(formatManifest({ ...written, files: pairs }))!.files()!;
+    const skipping = parseManifest(manifestText({ ...written, files: pairs }))!.files()!;
     for (let i = 0; i < 40; i += 2) expect(skipping.get(pairs[i]![0])).toBe(pairs[i]![1]);
     for (let i = 1; i < 40; i += 2) expect(skipping.get(pairs[i]![0])).toBe(pairs[i]![1]);
     expect(skipping.has('api/v2/move/400/index.json')).toBe(false);
@@ -82,7 +85,7 @@ describe('manifests', () => {
 
   it('make lists of their own lines and runs of another list, the same as written whole', () => {
     const live = FileList.parse(
-      formatManifest({ ...written, files: written.files })
+      manifestText({ ...written, files: written.files })
         .split(/^(?=f\t)/m)
         .slice(1)
         .join(''),
@@ -110,7 +113,7 @@ describe('manifests', () => {
   });
 
   it('list no files when the lines are not as many as the header says, or not whole', () => {
-    const text = formatManifest(written);
+    const text = manifestText(written);
     expect(parseManifest(text.replace(/\nf\t[^\n]*\n$/, '\n'))!.files()).toBeUndefined();
     expect(parseManifest(text + 'f\textra.json\t1.x\n')!.files()).toBeUndefined();
     expect(parseManifest(text.slice(0, -1))!.files()).toBeUndefined();
@@ -121,7 +124,7 @@ describe('manifests', () => {
   it('hold the records remembered after the files, read apart from them', () => {
     const memory = 'r\tdata/type/fire.yaml\th1\t10\td1\t{}\nr\tdata/type/odd.yaml\th2\t11\t\t{"a":1}\n';
     const files = new Map([...written.files, ['gone\nr\tline.json', '5.d']]);
-    const text = formatManifest({ ...written, files, memory });
+    const text = manifestText({ ...written, files, memory: [memory] });
     const m = parseManifest(text)!;
     expect([...m.files()!]).toEqual([...files]);
     expect([...m.memory()!]).toEqual([
@@ -138,7 +141,7 @@ describe('manifests', () => {
     const damaged = parseManifest(text.replace('\t11\t', '\televen\t'))!;
     expect(damaged.memory()).toBeUndefined();
     expect(damaged.files()!.size).toBe(4);
-    expect(parseManifest(formatManifest({ ...written, files: new Map(), memory }))!.memory()!.size).toBe(2);
-    expect(parseManifest(formatManifest(written))!.memory()!.size).toBe(0);
+    expect(parseManifest(manifestText({ ...written, files: new Map(), memory: [memory] }))!.memory()!.size).toBe(2);
+    expect(parseManifest(manifestText(written))!.memory()!.size).toBe(0);
   });
 });

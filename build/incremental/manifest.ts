@@ -65,25 +65,28 @@ const pathLine = (letter: Letter, rel: string, rest: string) => `${letter}\t${en
 export const stampText = ([size, mtimeMs, hash]: SourceStamp) => `${size}\t${mtimeMs}\t${hash}`;
 
 /**
- * `sources` and `files`: as pairs, or as their lines, written already (`Lines`, or a list read from a
- * manifest). `memory`: the `r` lines, written already (memory.ts).
+ * The manifest's text, in the pieces it is made of: joined whole, a scale-10 manifest (36 MB) and
+ * its copies made a full build's peak of memory (docs/PERFORMANCE.md §19). `sources` and `files`:
+ * as pairs, or as their lines, written already (`Lines`, or a list read from a manifest). `memory`:
+ * the `r` lines, written already (memory.ts).
  */
 export function formatManifest(
   m: Omit<ManifestHeader, 'fileCount'> & {
     sources: Iterable<[string, SourceStamp]> | Lines;
     diff: Map<string, string>;
     files: Iterable<[string, string]> | Lines | FileList;
-    memory: string;
+    memory: readonly string[];
   },
-): string {
+): string[] {
   const { key, tool, settings, records, previous } = m;
   const sources = m.sources instanceof Lines ? m.sources : linesOf('s', m.sources, stampText);
-  const lines = ['', sources.text()];
-  for (const [rel, hash] of m.diff) lines.push(pathLine('d', rel, hash));
   const files = m.files instanceof Lines || m.files instanceof FileList ? m.files : linesOf('f', m.files, (hash) => hash);
-  lines.push(files.text(), m.memory);
-  lines[0] = JSON.stringify({ format: FORMAT, key, tool, settings, records, fileCount: files.size, previous }) + '\n';
-  return lines.join('');
+  const header = JSON.stringify({ format: FORMAT, key, tool, settings, records, fileCount: files.size, previous }) + '\n';
+  const pieces = [header, ...sources.pieces()];
+  for (const [rel, hash] of m.diff) pieces.push(pathLine('d', rel, hash));
+  for (const piece of files.pieces()) pieces.push(piece);
+  for (const piece of m.memory) pieces.push(piece);
+  return pieces;
 }
 
 /**
@@ -254,6 +257,9 @@ export class FileList implements Files {
   text(): string {
     return this.lines(0, this.size);
   }
+  pieces(): string[] {
+    return [this.text()];
+  }
 }
 
 /**
@@ -282,7 +288,8 @@ export class Lines {
     else this.runs.push({ list, first, end, at: this.rels.length });
     this.size += end - first;
   }
-  text(): string {
+  /** The lines, a line or a run of lines a piece. */
+  pieces(): string[] {
     const parts: string[] = [];
     let own = 0;
     const ownUpTo = (at: number) => {
@@ -293,7 +300,10 @@ export class Lines {
       parts.push(run.list.lines(run.first, run.end));
     }
     ownUpTo(this.rels.length);
-    return parts.join('');
+    return parts;
+  }
+  text(): string {
+    return this.pieces().join('');
   }
   /** The list, read back: for lookups and for going through it. */
   read(): FileList {

@@ -4,10 +4,11 @@
 import type { Remembered, Store } from '../store.ts';
 
 /**
- * One `r` line per record. A record remembered (its file unchanged) whose derived fields came out as
- * before has the line it had: runs of such lines are taken from the last manifest's text as they are.
+ * One `r` line per record, in pieces: a line, or a run of lines. A record remembered (its file
+ * unchanged) whose derived fields came out as before has the line it had: runs of such lines are
+ * taken from the last manifest's text as they are.
  */
-export function formatMemory(store: Store): string {
+export function formatMemory(store: Store): string[] {
   const parts: string[] = [];
   let run: Remembered | undefined;
   let end = 0;
@@ -31,7 +32,7 @@ export function formatMemory(store: Store): string {
     }
   }
   close();
-  return parts.join('');
+  return parts;
 }
 
 /** The records remembered by the `r` lines from `at` to the end of `text`, by source path; undefined if one is damaged. */

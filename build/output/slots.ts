@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { readManifest, readManifestHeader, type Lines, type Manifest, type ManifestHeader } from '../incremental/manifest.ts';
+import { MANIFEST_WRITE_CHARS } from '../tuning.ts';
 
 /**
  * What a tree is built from, as its manifest records it. The files are given to `commit`, which asks
@@ -18,8 +19,8 @@ export interface Inputs {
   /** The manifest's `s` lines (incremental/manifest.ts, `sourceLines`). */
   sources: Lines;
   records: Record<string, number>;
-  /** The manifest's `r` lines (incremental/memory.ts). */
-  memory: string;
+  /** The manifest's `r` lines (incremental/memory.ts), in pieces. */
+  memory: readonly string[];
 }
 
 export type Slot = 'a' | 'b';
@@ -175,11 +176,21 @@ function alive(pid: number): boolean {
 }
 
 /** Writes a tree's manifest, by a rename. */
-export async function putManifest(where: Layout, slot: Slot, text: string): Promise<void> {
+export async function putManifest(where: Layout, slot: Slot, pieces: readonly string[]): Promise<void> {
   const file = where.manifest(slot);
   try {
     await fs.rm(`${file}.tmp`, { force: true });
-    await fs.writeFile(`${file}.tmp`, text, { flag: 'wx' });
+    const handle = await fs.open(`${file}.tmp`, 'wx');
+    try {
+      // Written a batch of pieces at a time: never the whole text as one string.
+      for (let at = 0; at < pieces.length;) {
+        const batch: string[] = [];
+        for (let length = 0; at < pieces.length && length < MANIFEST_WRITE_CHARS; length += pieces[at++]!.length) batch.push(pieces[at]!);
+        await handle.write(batch.join(''));
+      }
+    } finally {
+      await handle.close();
+    }
     await fs.rename(`${file}.tmp`, file);
   } catch (err) {
     await fs.rm(`${file}.tmp`, { force: true });

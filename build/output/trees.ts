@@ -387,14 +387,14 @@ class Publisher {
     if (this.diff && this.shared < liveFiles!.size) for (const [rel, hash] of liveFiles!) if (!this.holds(rel)) this.diff.set(rel, hash);
     const other = { previous: liveManifest?.key ?? '', diff: this.diff ?? new Map<string, string>() };
     // The tree's manifest is made while the writer places the last files.
-    const text = plain ? undefined : formatManifest({ ...this.inputs(), ...other, files: this.lines });
+    const manifest = plain ? undefined : formatManifest({ ...this.inputs(), ...other, files: this.lines });
     await this.placed();
     await this.placeJoins();
     const gone = removals(this.t.existing, this.holds, !!liveFiles && this.shared === liveFiles.size, this.added);
     await this.remove(gone);
     this.result.removed = gone.length;
     if (plain) return this.leavePair();
-    await putManifest(this.t.where, this.t.slot, text!);
+    await putManifest(this.t.where, this.t.slot, manifest!);
     await this.swap();
   }
 
@@ -501,7 +501,7 @@ class Publisher {
       else state.set(rel, was);
     }
     for (const target of this.writer.failed.keys()) state.delete(path.relative(tree, target).split(path.sep).join('/'));
-    const unfinished = { key: '', tool: this.inputs().tool, settings: '', sources: [], records: {}, memory: '' };
+    const unfinished = { key: '', tool: this.inputs().tool, settings: '', sources: [], records: {}, memory: [] };
     await putManifest(this.t.where, this.t.slot, formatManifest({ ...unfinished, previous: '', diff: new Map(), files: state }));
   }
 }
