@@ -23,6 +23,12 @@ import { BUILD_EVENT, STATUS_PATH, type BuildStatus } from '../site/dev-status.t
  * enough that the answer a browser waits for goes out before the listing holds the process.
  */
 const RECHECK_MS = 50;
+/**
+ * How long a failed build waits for the watchers to hear more before its failure is shown: an editor
+ * writes a save in steps (a probe file, the old file moved aside, the new one written), each of
+ * which alone is broken data, and on a busy machine the steps can be milliseconds apart.
+ */
+const SAVE_STEPS_MS = 100;
 /** Without `--port`, the first free one of these, as vite picks. */
 const DEFAULT_PORTS = Array.from({ length: 10 }, (_, i) => 5173 + i);
 
@@ -80,6 +86,8 @@ class DevLoop {
   private watcher: { close: () => void } | undefined;
   /** How many changes the watchers have reported. */
   private heard = 0;
+  /** Ends a failed build's wait for more (`quiet`). */
+  private wake: (() => void) | undefined;
 
   constructor(private readonly options: DevOptions) {
     this.dataDir = path.resolve(options.dataDir ?? defaultDataDir);
@@ -108,6 +116,7 @@ class DevLoop {
       // A save is built at once; the saves that come during a build make one more build after it.
       this.watcher = watchFolders(this.dataDir, () => {
         this.heard++;
+        this.wake?.();
         void this.builds.run();
       });
       await this.builds.run();
@@ -120,6 +129,7 @@ class DevLoop {
     this.closing ??= (async () => {
       this.stopping = true;
       clearTimeout(this.recheck);
+      this.wake?.();
       this.watcher?.close();
       this.release();
       await this.starting?.catch(() => {});
@@ -145,11 +155,12 @@ class DevLoop {
     const heard = this.heard;
     let built = ''; // what the build listed; nothing if it stopped before it could list the folder
     const shown = await this.buildApi((l) => (built = JSON.stringify(l)));
+    if (!shown.status.ok && this.heard === heard && !this.stopping) await this.quiet(SAVE_STEPS_MS);
     if (this.stopping) return this.release();
     if (!shown.status.ok) {
-      // An editor may write a save in steps (a probe file, the old file moved aside, the new one
-      // written): a build that failed while the watchers heard more is passed over, and the build
-      // they asked for, which the requests go on waiting for, says whether the data is broken.
+      // A build that failed while the watchers heard more, or soon after, saw a save half written:
+      // it is passed over, and the build they asked for, which the requests go on waiting for, says
+      // whether the data is broken.
       if (this.heard !== heard) return;
       const api = shown.status.served ? 'the API keeps the last good build' : 'the API has no build yet';
       console.error(`${time()} the build failed; ${api}\n${shown.status.text}`);
@@ -166,6 +177,19 @@ class DevLoop {
       this.recheck = setTimeout(() => {
         if (!this.stopping && listing(this.dataDir) !== built) void this.builds.run();
       }, RECHECK_MS);
+  }
+
+  /** Waits up to `ms`, or until the watchers hear something (or the loop stops). */
+  private quiet(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wake = done;
+    });
   }
 
   /** Holds the API's requests from now until `release` (held already, it changes nothing). */
