@@ -1,7 +1,12 @@
 // A tree's manifest reads back as it was written, whatever its paths hold, and a damaged one reads
 // as no manifest at all (its tree is then built again from nothing).
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileList, formatManifest, Lines, parseManifest, stampText } from '../build/incremental/manifest.ts';
+import { layout, putManifest } from '../build/output/slots.ts';
+import { MANIFEST_WRITE_CHARS } from '../build/tuning.ts';
+import { tempDir } from './helpers.ts';
 
 const written = {
   key: 'k1',
@@ -143,5 +148,18 @@ describe('manifests', () => {
     expect(damaged.files()!.size).toBe(4);
     expect(parseManifest(manifestText({ ...written, files: new Map(), memory: [memory] }))!.memory()!.size).toBe(2);
     expect(parseManifest(manifestText(written))!.memory()!.size).toBe(0);
+  });
+
+  it('are written whole from their pieces, however many batches they take', async () => {
+    const dir = await tempDir();
+    const where = layout(path.join(dir, 'dist'));
+    await fs.mkdir(where.root);
+    // Pieces longer than a batch, shorter ones between them, and a last one alone.
+    const long = (c: string) => c.repeat(MANIFEST_WRITE_CHARS + 7);
+    const pieces = ['header\n', long('a'), 'b\n', 'c\n', long('d'), ...Array.from({ length: 5000 }, (_, i) => `f\t${i}\n`), 'end\n'];
+    await putManifest(where, 'a', pieces);
+    expect(await fs.readFile(where.manifest('a'), 'utf8')).toBe(pieces.join(''));
+    await putManifest(where, 'a', ['again\n']);
+    expect(await fs.readFile(where.manifest('a'), 'utf8')).toBe('again\n');
   });
 });

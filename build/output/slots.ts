@@ -186,7 +186,7 @@ export async function putManifest(where: Layout, slot: Slot, pieces: readonly st
       for (let at = 0; at < pieces.length;) {
         const batch: string[] = [];
         for (let length = 0; at < pieces.length && length < MANIFEST_WRITE_CHARS; length += pieces[at++]!.length) batch.push(pieces[at]!);
-        await handle.write(batch.join(''));
+        await handle.appendFile(batch.join('')); // writes it all, where write may write a part
       }
     } finally {
       await handle.close();
