@@ -189,14 +189,36 @@ export class Cache {
 }
 
 /**
- * Writes `pieces` to a new file, one after another.
+ * A text in pieces is written about this many characters at a time: not joined whole (a text can be
+ * longer than a string can be, and its copies were a scale-10 build's peak of memory), nor a write
+ * per piece (a manifest has a piece per line).
+ */
+export const WRITE_CHARS = 2 ** 20;
+
+/**
+ * Writes `pieces` to a new file, one after another, joined a batch at a time.
  * @param {string} file
  * @param {Iterable<string>} pieces
  */
-function writePieces(file, pieces) {
+export function writePieces(file, pieces) {
   const fd = fs.openSync(file, 'wx');
+  /** @param {string[]} batch */
+  const write = (batch) => {
+    const bytes = Buffer.from(batch.join(''));
+    for (let at = 0; at < bytes.length;) at += fs.writeSync(fd, bytes, at); // a write may write a part
+  };
   try {
-    for (const piece of pieces) fs.writeSync(fd, piece);
+    let batch = [];
+    let length = 0;
+    for (const piece of pieces) {
+      batch.push(piece);
+      length += piece.length;
+      if (length < WRITE_CHARS) continue;
+      write(batch);
+      batch = [];
+      length = 0;
+    }
+    write(batch);
   } finally {
     fs.closeSync(fd);
   }

@@ -32,6 +32,3 @@ export const LOCATED_DOCUMENTS_KEPT = 64;
 
 /** A kind's NDJSON file is written in pieces of about this many bytes, its records read one at a time. */
 export const JOIN_CHUNK_BYTES = 2 ** 20;
-
-/** A tree's manifest is written in pieces of about this many characters, never joined whole. */
-export const MANIFEST_WRITE_CHARS = 2 ** 20;

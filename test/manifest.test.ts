@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileList, formatManifest, Lines, parseManifest, stampText } from '../build/incremental/manifest.ts';
 import { layout, putManifest } from '../build/output/slots.ts';
-import { MANIFEST_WRITE_CHARS } from '../build/tuning.ts';
+import { WRITE_CHARS } from '../build/cache.mjs';
 import { tempDir } from './helpers.ts';
 
 const written = {
@@ -155,7 +155,7 @@ describe('manifests', () => {
     const where = layout(path.join(dir, 'dist'));
     await fs.mkdir(where.root);
     // Pieces longer than a batch, shorter ones between them, and a last one alone.
-    const long = (c: string) => c.repeat(MANIFEST_WRITE_CHARS + 7);
+    const long = (c: string) => c.repeat(WRITE_CHARS + 7);
     const pieces = ['header\n', long('a'), 'b\n', 'c\n', long('d'), ...Array.from({ length: 5000 }, (_, i) => `f\t${i}\n`), 'end\n'];
     await putManifest(where, 'a', pieces);
     expect(await fs.readFile(where.manifest('a'), 'utf8')).toBe(pieces.join(''));

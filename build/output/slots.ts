@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { readManifest, readManifestHeader, type Lines, type Manifest, type ManifestHeader } from '../incremental/manifest.ts';
-import { MANIFEST_WRITE_CHARS } from '../tuning.ts';
+import { writePieces } from '../cache.mjs';
 
 /**
  * What a tree is built from, as its manifest records it. The files are given to `commit`, which asks
@@ -180,17 +180,7 @@ export async function putManifest(where: Layout, slot: Slot, pieces: readonly st
   const file = where.manifest(slot);
   try {
     await fs.rm(`${file}.tmp`, { force: true });
-    const handle = await fs.open(`${file}.tmp`, 'wx');
-    try {
-      // Written a batch of pieces at a time: never the whole text as one string.
-      for (let at = 0; at < pieces.length;) {
-        const batch: string[] = [];
-        for (let length = 0; at < pieces.length && length < MANIFEST_WRITE_CHARS; length += pieces[at++]!.length) batch.push(pieces[at]!);
-        await handle.appendFile(batch.join('')); // writes it all, where write may write a part
-      }
-    } finally {
-      await handle.close();
-    }
+    writePieces(`${file}.tmp`, pieces);
     await fs.rename(`${file}.tmp`, file);
   } catch (err) {
     await fs.rm(`${file}.tmp`, { force: true });

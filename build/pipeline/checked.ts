@@ -16,11 +16,6 @@ import type { SourceFile } from '../store.ts';
 const FILE = 'records';
 /** Tools (versions of the build and its schemas) whose records are kept, for each kind. */
 const TOOLS_KEPT = 4;
-/**
- * An entry is written a piece of about this many characters at a time: a kind's lines joined whole
- * can pass the longest string V8 makes (half a gigabyte, the location areas of a scale-100 world).
- */
-const PIECE = 1 << 20;
 
 /** A kind's records as found in the cache and as this build checked them. */
 interface KindRecords {
@@ -81,7 +76,7 @@ export class CheckedRecords {
   save(): void {
     for (const [kind, records] of this.kinds) {
       if (!records.changed && records.now.size === records.found.size) continue;
-      this.cache.write(this.entryKey(kind), [[FILE, pieces(records.now)]], true);
+      this.cache.write(this.entryKey(kind), [[FILE, lines(records.now)]], true);
     }
   }
 
@@ -105,20 +100,13 @@ function keyOf(file: SourceFile): string | undefined {
   return `${file.rel}\t${file.hash}`;
 }
 
-/** A line per record (`key`, a tab, its JSON), joined a piece at a time. */
-function* pieces(records: Map<string, string>): Generator<string> {
-  let piece: string[] = [];
-  let length = 0;
-  for (const [key, json] of records) {
-    piece.push(key, '\t', json, '\n');
-    length += key.length + json.length + 2;
-    if (length >= PIECE) {
-      yield piece.join('');
-      piece = [];
-      length = 0;
-    }
-  }
-  yield piece.join('');
+/**
+ * A line per record: `key`, a tab, its JSON. The cache writes them a batch at a time: a kind's lines
+ * joined whole can pass the longest string V8 makes (half a gigabyte, the location areas of a
+ * scale-100 world).
+ */
+function* lines(records: Map<string, string>): Generator<string> {
+  for (const [key, json] of records) yield `${key}\t${json}\n`;
 }
 
 /**
