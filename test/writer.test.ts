@@ -35,7 +35,9 @@ function read(root: string): { files: Record<string, string>; inodes: Record<str
 function pipe(root: string): { op: Op; release: () => void; placed: () => string } {
   const file = path.join(root, 'pipe');
   execFileSync('mkfifo', [file]);
-  const target = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'crs-held-')), 'held');
+  const held = fs.mkdtempSync(path.join(os.tmpdir(), 'crs-held-'));
+  onTestFinished(() => fs.rmSync(held, { recursive: true, force: true }));
+  const target = path.join(held, 'held');
   let released = false;
   const release = () => {
     if (released) return;

@@ -208,7 +208,8 @@ const LIST_SCRIPT =
 /** A script of a project of its own, run by npm as a build is: the runtime's start, or the listing floor. */
 async function runtimeScript(name: 'noop' | 'list', args: string[] = []): Promise<Sample> {
   if (!runtimeDir) {
-    runtimeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crs-bench-runtime-'));
+    const dir = (runtimeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crs-bench-runtime-')));
+    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
     const scripts = { noop: 'node -e ""', list: `node -e ${JSON.stringify(LIST_SCRIPT)}` };
     fs.writeFileSync(path.join(runtimeDir, 'package.json'), JSON.stringify({ private: true, scripts }));
   }
