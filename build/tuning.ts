@@ -21,6 +21,12 @@ export const WRITE_AHEAD = 256;
 export const WRITE_AHEAD_BYTES = 32 * 2 ** 20;
 
 /**
+ * Files a fill of the tree beside the live one (`Tree.fill`, in the dev loop while idle) hands the
+ * writer's thread before it waits for them and asks whether a save stops it: the most a save waits.
+ */
+export const FILL_STEP = 1024;
+
+/**
  * Paths a tree's file list (the live manifest's) finds out of order by scanning its text, a few
  * milliseconds each at a quarter of a million lines, before it indexes every path in a map: a rebuild
  * asking for a few pays no map, one asking for many pays it once.

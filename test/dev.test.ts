@@ -2,13 +2,15 @@
 // Saving a record rebuilds the API; a broken file is reported in the terminal, by the status
 // endpoint and on the page, with file and line, until a save fixes it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, renameSync, watch } from 'node:fs';
+import { existsSync, readlinkSync, renameSync, statSync, watch } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { projectRoot } from '../build/paths.ts';
-import { fixturesDir, fixtureWorld, until } from './helpers.ts';
+import { readManifestHeader } from '../build/incremental/manifest.ts';
+import { layout } from '../build/output/trees.ts';
+import { fixturesDir, fixtureWorld, listFiles, until } from './helpers.ts';
 
 let child: ChildProcess;
 let url = '';
@@ -79,6 +81,27 @@ describe('npm run dev', () => {
     for (const pathname of ['/', '/src/main.ts', `/@fs${projectRoot}/build/site/colour.ts`, '/@vite/client']) {
       expect((await fetch(url + pathname)).status, pathname).toBe(200);
     }
+  });
+
+  test('fills its second tree once idle, so that the first save, as every later one, makes only what it changes', async () => {
+    const [temp] = await fs.readdir(path.join(world.root, 'tmp'));
+    const out = path.join(world.root, 'tmp', temp!, 'dist');
+    const where = layout(out);
+    const header = (slot: string) => readManifestHeader(path.join(where.root, `${slot}.manifest`));
+    // No save is made: the tree beside the first build becomes its double, and both manifests say so.
+    let live: 'a' | 'b' = 'a';
+    await until(async () => {
+      if (!existsSync(out)) return false;
+      live = path.basename(readlinkSync(out)) as 'a' | 'b';
+      const other = live === 'a' ? 'b' : 'a';
+      const [mine, its] = [await header(live), await header(other)];
+      return !!mine && !!its && mine.previous === its.key;
+    });
+    const other = live === 'a' ? 'b' : 'a';
+    const inodes = async (dir: string) => new Map((await listFiles(dir)).map((rel) => [rel, statSync(path.join(dir, rel)).ino]));
+    const files = await inodes(where.tree(live));
+    expect(files.size).toBeGreaterThan(200);
+    expect(await inodes(where.tree(other))).toEqual(files);
   });
 
   test('a saved edit is served at once', async () => {

@@ -13,6 +13,7 @@ import { UsageError } from '../config.ts';
 import { defaultDataDir, projectRoot } from '../paths.ts';
 import { BuildFailed, formatProblems } from '../report/problems.ts';
 import { listen, requestHandler } from '../site/serve.ts';
+import { openTree } from '../output/trees.ts';
 import { editorSchemasFor } from '../schemas/editor-schemas.ts';
 import { exitCodeOf } from './build.ts';
 import { commandOptions } from './common.ts';
@@ -81,7 +82,12 @@ class DevLoop {
   /** What the API's requests wait for, while they are held: from the start until a build is shown, and during each build. */
   private pending: Promise<void> | undefined;
   private readonly apis = new Map<string, http.RequestListener>();
-  private readonly builds = coalesced(() => this.rebuild());
+  private readonly builds = coalesced(async () => {
+    await this.rebuild();
+    if (this.shown.status.ok && !this.filled && !this.builds.pending()) await this.fill();
+  });
+  /** Whether the second tree is the live one's double, or kept so by the builds (`fill`). */
+  private filled = false;
   private recheck: NodeJS.Timeout | undefined;
   private watcher: { close: () => void } | undefined;
   /** How many changes the watchers have reported. */
@@ -177,6 +183,24 @@ class DevLoop {
       this.recheck = setTimeout(() => {
         if (!this.stopping && listing(this.dataDir) !== built) void this.builds.run();
       }, RECHECK_MS);
+  }
+
+  /**
+   * Fills the second tree once the first good build is shown, while the loop is idle, so that the
+   * first save costs what it changes, as every later one does, rather than linking every file of
+   * the tree (trees.ts, `Tree.fill`). A save heard meanwhile stops it and is built at once, the
+   * build finishing the tree. Each build keeps the trees so after; a fill stopped is tried again
+   * after the next good build.
+   */
+  private async fill(): Promise<void> {
+    try {
+      const tree = await openTree(this.outDir);
+      this.filled = await tree.fill(() => this.stopping || this.builds.pending());
+    } catch (err) {
+      // The builds fill the tree as they go: the loop works as it did, only the first save is slower.
+      this.filled = true;
+      console.error(`${time()} could not fill the second tree (${(err as Error).message}); the first save builds it`);
+    }
   }
 
   /** Waits up to `ms`, or until the watchers hear something (or the loop stops). */
@@ -348,8 +372,11 @@ function failureText(err: unknown): string {
   return `internal error: ${(err as Error | undefined)?.stack ?? err}`;
 }
 
-/** Runs `task` now, or once more after the run in flight, however many calls came meanwhile. */
-function coalesced(task: () => Promise<void>): { run: () => Promise<void>; running: () => Promise<void> | undefined } {
+/**
+ * Runs `task` now, or once more after the run in flight, however many calls came meanwhile;
+ * `pending` says whether such a call is waiting.
+ */
+function coalesced(task: () => Promise<void>): { run: () => Promise<void>; running: () => Promise<void> | undefined; pending: () => boolean } {
   let running: Promise<void> | undefined;
   let again = false;
   const run = (): Promise<void> => {
@@ -369,7 +396,7 @@ function coalesced(task: () => Promise<void>): { run: () => Promise<void>; runni
     })();
     return running;
   };
-  return { run, running: () => running };
+  return { run, running: () => running, pending: () => again };
 }
 
 /**

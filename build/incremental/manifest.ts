@@ -45,6 +45,8 @@ export interface Manifest extends ManifestHeader {
   files(): FileList | undefined;
   /** What the build remembered of each record, by source path; undefined if a line is damaged. */
   memory(): Map<string, Remembered> | undefined;
+  /** This manifest's text, but that `previous` is as given and `diff` empty: the other tree is the same as this one. */
+  restated(previous: string): string[];
 }
 
 /** Files by path, each with its hash: a manifest's list, or a map. */
@@ -337,6 +339,7 @@ export function parseManifest(text: string): Manifest | undefined {
     files: () =>
       (files === undefined ? (files = FileList.parse(text.slice(at, memoryAt()), header.fileCount) ?? null) : files) ?? undefined,
     memory: () => (memory === undefined ? (memory = parseMemory(text, memoryAt()) ?? null) : memory) ?? undefined,
+    restated: (previous) => [JSON.stringify({ format: FORMAT, ...header, previous }) + '\n', text.slice(end + 1, sources.end), text.slice(at)],
   };
 }
 

@@ -29,6 +29,7 @@ import { Writer } from './writer.ts';
 import { removeDirs, type JoinPart } from './place.ts';
 import { OutputFailed, outputFailure, placingFailed } from './failure.ts';
 import { PLAIN_MARK, PLAIN_MARK_TEXT } from './guard.ts';
+import { FILL_STEP } from '../tuning.ts';
 
 export { hashBody } from './plan.ts';
 export { Busy, layout, readLive, readLiveHeader, type Inputs, type Live } from './slots.ts';
@@ -56,6 +57,15 @@ export interface Tree {
    */
   commit(id: () => Inputs, files: Iterable<OutputFile>, how?: { plain?: boolean; changes?: boolean }): Promise<PublishResult>;
   abort(): Promise<void>;
+  /**
+   * Instead of a build: makes the tree the live one's double, each file a link to the live tree's,
+   * and records in both manifests that the trees are the same. The next build is then built beside
+   * the live tree and touches only what it changes, where it would otherwise link every file itself
+   * (the first edit after a full build). The live tree is not touched and nothing is swapped.
+   * `stop`, asked every `step` files, ends it early: the tree is then recorded as far as it got, for
+   * the next build to finish. True once the trees are the same.
+   */
+  fill(stop: () => boolean, step?: number): Promise<boolean>;
   /**
    * The tree was built beside the live one, so it differs from it only as the live manifest's `diff`
    * says: `commit` may then be given, with `changes`, only the files that may differ from the live
@@ -146,6 +156,20 @@ export async function openTree(outDir: string, known?: Live, started?: Writer): 
     // A plain output keeps nothing beside it; nor does a first build that failed.
     if (undo || plainDone) await fs.rmdir(where.root).catch(() => {});
   };
+  /** Runs `work` on the tree, which is closed after, however it ends. */
+  const publishing = async <T>(inputs: () => Inputs, work: (publisher: Publisher) => Promise<T>): Promise<T> => {
+    let done = false;
+    try {
+      const result = await work(new Publisher(outDir, trees, writer, inputs));
+      done = true;
+      return result;
+    } catch (err) {
+      throw outputFailure(err);
+    } finally {
+      // A first build that fails leaves no trace (its tree is gone already).
+      await close(!done && !trees.liveTree);
+    }
+  };
   return {
     // Folders of records the tree holds already need not be made (each holds the record's
     // index.json); the writer makes the others.
@@ -157,22 +181,16 @@ export async function openTree(outDir: string, known?: Live, started?: Writer): 
       }
     },
     beside: trees.beside,
-    commit: async (id, files, { plain = false, changes = false } = {}) => {
-      let done = false;
-      try {
-        const publisher = new Publisher(outDir, trees, writer, id);
+    commit: (id, files, { plain = false, changes = false } = {}) =>
+      publishing(id, async (publisher) => {
         const result = await (changes ? publisher.publishChanges(files) : publisher.publish(files, plain));
-        done = true;
         plainDone = plain;
         return result;
-      } catch (err) {
-        throw outputFailure(err);
-      } finally {
-        // A first build that fails leaves no trace (its tree is gone already).
-        await close(!done && !trees.liveTree);
-      }
-    },
+      }),
     abort: () => close(true),
+    // A fill has no inputs of its own: should it stop, the tree's manifest records only its files.
+    fill: (stop, step = FILL_STEP) =>
+      publishing(() => ({ ...trees.liveManifest!, sources: new Lines('s'), memory: [] }), (p) => p.fill(stop, step)),
   };
 }
 
@@ -307,6 +325,31 @@ class Publisher {
     this.lines.take(live, next, live.size);
     await this.finish(false);
     return this.result;
+  }
+
+  /** `Tree.fill`: every file of the live tree linked into this one, and both manifests saying the trees are the same. */
+  async fill(stop: () => boolean, step: number): Promise<boolean> {
+    const { where, slot, live, liveManifest, liveFiles, existing } = this.t;
+    if (!liveManifest || !liveFiles || this.t.beside) return !!this.t.beside;
+    let stopped = false;
+    await this.orGiveUp(async () => {
+      await this.diverge();
+      let n = 0;
+      for (const [rel, hash] of liveFiles) {
+        // The writer's thread places a step's files while this one waits, free to hear a save.
+        if (n++ % step === 0) {
+          await this.writer.flush();
+          if ((stopped = stop())) break;
+        }
+        if (existing.get(rel) !== hash) this.handOver(fromLive(rel, existing), hash);
+      }
+    });
+    if (stopped) return this.giveUp(undefined).then(() => false);
+    await this.placed();
+    await this.remove(removals(existing, (rel) => liveFiles.has(rel), false, []));
+    await putManifest(where, slot, liveManifest.restated(''));
+    await putManifest(where, live as Slot, liveManifest.restated(liveManifest.key));
+    return true;
   }
 
   /** The plan of the next file, given the one before it. */

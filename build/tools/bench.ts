@@ -650,6 +650,8 @@ async function oneScale(work: string, scale: number, options: BenchOptions, sett
 
 /** The record the dev loop's saves change: a move's power, which its own JSON shows and no other record derives from. */
 const DEV_EDIT = { file: 'move/acid-kick.yaml', path: '/api/v2/move/acid-kick/', line: /^power: \d+$/m };
+/** How long after the dev loop's start its first save is made. */
+const FIRST_SAVE_AFTER_MS = 2_000;
 
 /** The process groups of the dev loops running: a bench stopped by a signal stops them too. */
 const devGroups = new Set<number>();
@@ -768,7 +770,7 @@ async function stopSide(side: DevSide): Promise<void> {
 /**
  * The dev loop's answer to a save, on a copy of the shipped world: `runs` saves, each timed from the
  * write to the first answer of the record's url that holds the new value, after one save not
- * counted (the first after the start, which fills the loop's second tree). The saves alternate
+ * counted (the first, two seconds after the start, a row of its own). The saves alternate
  * between two values, so each changes the record; a pause between them lets the loop go idle. With
  * `against`, that revision's dev loop runs beside this checkout's, and the two take turns.
  */
@@ -794,6 +796,8 @@ export async function runDevBench(options: Pick<BenchOptions, 'runs' | 'against'
     if (worktree?.warning) log(`warning: ${worktree.warning}`);
     if (worktree) sides.push(await devSide(options.against!, worktree.dir, work, agent));
     sides.push(await devSide('this checkout', projectRoot, work, agent));
+    // A user's first save comes a few seconds after the start, once the page is open.
+    await new Promise((resolve) => setTimeout(resolve, FIRST_SAVE_AFTER_MS));
     const first = await Promise.all(sides.map((side) => side.save(1001)));
     const ms = sides.map((): number[] => []);
     for (let i = 0; i < options.runs; i++) {
