@@ -376,7 +376,11 @@ function failureText(err: unknown): string {
  * Runs `task` now, or once more after the run in flight, however many calls came meanwhile;
  * `pending` says whether such a call is waiting.
  */
-function coalesced(task: () => Promise<void>): { run: () => Promise<void>; running: () => Promise<void> | undefined; pending: () => boolean } {
+function coalesced(task: () => Promise<void>): {
+  run: () => Promise<void>;
+  running: () => Promise<void> | undefined;
+  pending: () => boolean;
+} {
   let running: Promise<void> | undefined;
   let again = false;
   const run = (): Promise<void> => {

@@ -339,7 +339,11 @@ export function parseManifest(text: string): Manifest | undefined {
     files: () =>
       (files === undefined ? (files = FileList.parse(text.slice(at, memoryAt()), header.fileCount) ?? null) : files) ?? undefined,
     memory: () => (memory === undefined ? (memory = parseMemory(text, memoryAt()) ?? null) : memory) ?? undefined,
-    restated: (previous) => [JSON.stringify({ format: FORMAT, ...header, previous }) + '\n', text.slice(end + 1, sources.end), text.slice(at)],
+    restated: (previous) => [
+      JSON.stringify({ format: FORMAT, ...header, previous }) + '\n',
+      text.slice(end + 1, sources.end),
+      text.slice(at),
+    ],
   };
 }
 

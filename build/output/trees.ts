@@ -129,20 +129,8 @@ async function findTrees(outDir: string, known: Live | undefined): Promise<Opene
  * the caller closes it.
  */
 export async function openTree(outDir: string, known?: Live, started?: Writer): Promise<Tree> {
-  const where = layout(outDir);
-  const unlock = await makeFolder(where.root)
-    .then(() => lock(where.lock))
-    .catch((err) => Promise.reject(outputFailure(err)));
-  let trees: Opened;
-  try {
-    await recover(outDir, where);
-    trees = await findTrees(outDir, known);
-    if (!trees.before) await discard(trees.tree, where.root);
-    await fs.mkdir(trees.tree, { recursive: true });
-  } catch (err) {
-    await unlock();
-    throw outputFailure(err);
-  }
+  const { trees, unlock } = await takeTrees(outDir, known);
+  const { where } = trees;
   const writer = started ?? new Writer();
   const madeDirs = new Set<string>();
   let open = true;
@@ -188,11 +176,34 @@ export async function openTree(outDir: string, known?: Live, started?: Writer): 
         return result;
       }),
     abort: () => close(true),
-    // A fill has no inputs of its own: should it stop, the tree's manifest records only its files.
     fill: (stop, step = FILL_STEP) =>
-      publishing(() => ({ ...trees.liveManifest!, sources: new Lines('s'), memory: [] }), (p) => p.fill(stop, step)),
+      publishing(
+        () => fillInputs(trees.liveManifest!),
+        (p) => p.fill(stop, step),
+      ),
   };
 }
+
+/** Takes the build lock and finds the trees; the tree to write is made ready, emptied first unless it is to be kept. */
+async function takeTrees(outDir: string, known: Live | undefined): Promise<{ trees: Opened; unlock: () => Promise<void> }> {
+  const where = layout(outDir);
+  const unlock = await makeFolder(where.root)
+    .then(() => lock(where.lock))
+    .catch((err) => Promise.reject(outputFailure(err)));
+  try {
+    await recover(outDir, where);
+    const trees = await findTrees(outDir, known);
+    if (!trees.before) await discard(trees.tree, where.root);
+    await fs.mkdir(trees.tree, { recursive: true });
+    return { trees, unlock };
+  } catch (err) {
+    await unlock();
+    throw outputFailure(err);
+  }
+}
+
+/** A fill has no inputs of its own: should it stop, the tree's manifest records only its files. */
+const fillInputs = (live: Manifest): Inputs => ({ ...live, sources: new Lines('s'), memory: [] });
 
 /**
  * Makes a folder and those above it, one at a time. Node's own `recursive` retries for ever where
