@@ -205,19 +205,19 @@ const LIST_SCRIPT =
   'for (const k of fs.readdirSync(d, { withFileTypes: true })) ' +
   'if (k.isDirectory()) for (const f of fs.readdirSync(p.join(d, k.name))) fs.statSync(p.join(d, k.name, f));';
 
-/** A script of a project of its own, run by npm as a build is: the runtime's start, or the listing floor. */
+/** A script of a project of its own, made for the run, run by npm as a build is: the runtime's start, or the listing floor. */
 async function runtimeScript(name: 'noop' | 'list', args: string[] = []): Promise<Sample> {
-  if (!runtimeDir) {
-    const dir = (runtimeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crs-bench-runtime-')));
-    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crs-bench-runtime-'));
+  try {
     const scripts = { noop: 'node -e ""', list: `node -e ${JSON.stringify(LIST_SCRIPT)}` };
-    fs.writeFileSync(path.join(runtimeDir, 'package.json'), JSON.stringify({ private: true, scripts }));
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ private: true, scripts }));
+    const m = await measureProcess(['npm', 'run', '--silent', name, '--', ...args], dir);
+    if (m.code !== 0) throw new Error(`npm run ${name} exited with ${m.code}: ${m.stderr}`);
+    return { ms: m.ms, rssMb: m.rssMb };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
   }
-  const m = await measureProcess(['npm', 'run', '--silent', name, '--', ...args], runtimeDir);
-  if (m.code !== 0) throw new Error(`npm run ${name} exited with ${m.code}: ${m.stderr}`);
-  return { ms: m.ms, rssMb: m.rssMb };
 }
-let runtimeDir: string | undefined;
 
 /** The link floor: `cp -al` of the tree `out` leads to, into `dest`, as a first edit links every file of the live tree into a second. */
 async function timeLinking(out: string, dest: string): Promise<Sample> {
