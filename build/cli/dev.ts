@@ -125,7 +125,10 @@ class DevLoop {
         this.wake?.();
         void this.builds.run();
       });
-      await this.builds.run();
+      // Started once the first build is shown (or the loop stops), not once the fill after it ends.
+      const shown = this.pending;
+      void this.builds.run();
+      await shown;
     })();
     return this.starting;
   }
