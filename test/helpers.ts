@@ -1,10 +1,13 @@
 // Shared test helpers: fixture worlds copied into temp folders, builds into them, a real server.
-import { cpSync, type Dirent } from 'node:fs';
+import { cpSync, readFileSync, type Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { readManifest } from '../build/incremental/manifest.ts';
+import { joinedHash } from '../build/output/plan.ts';
+import { hashBody, layout } from '../build/output/trees.ts';
 import { build, type BuildOptions, type Tuning } from '../build/pipeline/build.ts';
 import { BuildFailed, type Problem } from '../build/report/problems.ts';
 import { createServer, listen } from '../build/site/serve.ts';
@@ -142,4 +145,43 @@ export function rawRequest(base: string, pathname: string, method = 'GET', heade
     req.on('error', reject);
     req.end();
   });
+}
+
+/**
+ * Every tree beside `out` that has a manifest holds exactly the files it lists, with those bytes: a
+ * kind's NDJSON file, which the manifest knows by its parts (plan.ts, `joinedHash`), holds them joined.
+ */
+export async function treesMatchManifests(out: string) {
+  const where = layout(out);
+  let checked = 0;
+  for (const slot of ['a', 'b'] as const) {
+    const manifest = await readManifest(where.manifest(slot));
+    if (!manifest) continue;
+    const files = manifest.files()!;
+    const tree = where.tree(slot);
+    expect((await listFiles(tree)).sort(), slot).toEqual([...files.keys()].sort());
+    for (const [rel, hash] of files) {
+      const bytes = readFileSync(path.join(tree, rel));
+      if (rel.endsWith('.ndjson')) {
+        const parts = ndjsonParts(tree, rel);
+        expect(
+          joinedHash(
+            parts.map((part) => files.get(part)!),
+            false,
+          ),
+          `${slot}/${rel}`,
+        ).toBe(hash);
+        expect(bytes.toString(), `${slot}/${rel}`).toBe(parts.map((part) => `${readFileSync(path.join(tree, part), 'utf8')}\n`).join(''));
+      } else expect(hashBody(bytes), `${slot}/${rel}`).toBe(hash);
+    }
+    checked++;
+  }
+  return checked;
+}
+
+/** The record files a kind's NDJSON file is made of, in the order of the kind's list. */
+function ndjsonParts(tree: string, rel: string): string[] {
+  const kind = rel.split('/')[2]!;
+  const list = JSON.parse(readFileSync(path.join(tree, `api/v2/${kind}/index.json`), 'utf8'));
+  return list.results.map((ref: { url: string }) => `api/v2/${kind}/${ref.url.split('/').at(-2)}/index.json`);
 }

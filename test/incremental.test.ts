@@ -3,10 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildProblems, buildWorld, fixtureWorld, listFiles, snapshot, tempDir } from './helpers.ts';
-import { readManifest } from '../build/incremental/manifest.ts';
-import { hashBody, layout, openTree } from '../build/output/trees.ts';
-import { joinedHash } from '../build/output/plan.ts';
+import { buildProblems, buildWorld, fixtureWorld, listFiles, snapshot, tempDir, treesMatchManifests } from './helpers.ts';
+import { layout, openTree } from '../build/output/trees.ts';
 import { PLAIN_MARK, PLAIN_MARK_TEXT } from '../build/output/guard.ts';
 
 /** A clean build of `data` in a fresh folder. */
@@ -26,47 +24,6 @@ function remembered(out: string) {
   const slot = path.basename(fs.readlinkSync(out)) as 'a' | 'b';
   const lines = fs.readFileSync(where.manifest(slot), 'utf8').split('\n');
   return { lists: lines.filter((l) => /^[sf]\t/.test(l)), memory: lines.filter((l) => /^r\t/.test(l)) };
-}
-
-/**
- * Every tree beside `out` that has a manifest holds exactly the files it lists, with those bytes: a
- * kind's NDJSON file, which the manifest knows by its parts (plan.ts, `joinedHash`), holds them joined.
- */
-async function treesMatchManifests(out: string) {
-  const where = layout(out);
-  let checked = 0;
-  for (const slot of ['a', 'b'] as const) {
-    const manifest = await readManifest(where.manifest(slot));
-    if (!manifest) continue;
-    const files = manifest.files()!;
-    const tree = where.tree(slot);
-    expect((await listFiles(tree)).sort(), slot).toEqual([...files.keys()].sort());
-    for (const [rel, hash] of files) {
-      const bytes = fs.readFileSync(path.join(tree, rel));
-      if (rel.endsWith('.ndjson')) {
-        const parts = ndjsonParts(tree, rel);
-        expect(
-          joinedHash(
-            parts.map((part) => files.get(part)!),
-            false,
-          ),
-          `${slot}/${rel}`,
-        ).toBe(hash);
-        expect(bytes.toString(), `${slot}/${rel}`).toBe(
-          parts.map((part) => `${fs.readFileSync(path.join(tree, part), 'utf8')}\n`).join(''),
-        );
-      } else expect(hashBody(bytes), `${slot}/${rel}`).toBe(hash);
-    }
-    checked++;
-  }
-  return checked;
-}
-
-/** The record files a kind's NDJSON file is made of, in the order of the kind's list. */
-function ndjsonParts(tree: string, rel: string): string[] {
-  const kind = rel.split('/')[2]!;
-  const list = JSON.parse(fs.readFileSync(path.join(tree, `api/v2/${kind}/index.json`), 'utf8'));
-  return list.results.map((ref: { url: string }) => `api/v2/${kind}/${ref.url.split('/').at(-2)}/index.json`);
 }
 
 const edit = (file: string, from: RegExp, to: string) => {

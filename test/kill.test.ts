@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultDataDir, projectRoot } from '../build/paths.ts';
 import { PLAIN_MARK } from '../build/output/guard.ts';
 import { layout } from '../build/output/trees.ts';
-import { buildWorld, fixturesDir, fixtureWorld, snapshot, tempDir } from './helpers.ts';
+import { buildWorld, fixturesDir, fixtureWorld, snapshot, tempDir, treesMatchManifests } from './helpers.ts';
 
 const RUNS = 24;
 
@@ -130,6 +130,47 @@ describe('a killed rebuild given its changes alone', () => {
   }, 120_000);
 });
 
+describe('a killed fill of the tree beside the live one', () => {
+  // The dev loop fills the second tree while idle (trees.ts, `Tree.fill`): killed at any moment,
+  // the live tree is as it was, the other tree holds what its manifest says (if it has one), and
+  // the next build is whole. Each fill starts from a tree without a manifest, as after a full build.
+  it('leaves the live tree as it was, and trees the next build can trust', async () => {
+    const w = await fixtureWorld();
+    const move = path.join(w.data, 'move/quick-strike.yaml');
+    const setPower = (power: number) => fs.writeFileSync(move, fs.readFileSync(move, 'utf8').replace(/^power: \d+$/m, `power: ${power}`));
+    const where = layout(w.out);
+    const other = () => (path.basename(fs.readlinkSync(w.out)) === 'a' ? 'b' : 'a');
+    const fill = [
+      '--import',
+      'tsx',
+      '--input-type=module',
+      '-e',
+      "const { openTree } = await import('./build/output/trees.ts'); await (await openTree(process.argv[1])).fill(() => false, 8);",
+    ];
+    await buildWorld({ dataDir: w.data, outDir: w.out, baseUrl: BASES.a });
+    const outcomes: string[] = [];
+    for (const [i, delay] of [0, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144].entries()) {
+      const live = await snapshot(w.out);
+      fs.rmSync(where.manifest(other()), { force: true });
+      const child = spawn(process.execPath, [...fill, w.out], { cwd: projectRoot, stdio: 'ignore' });
+      // Killed a moment after it takes the build lock.
+      const run = await killedWhen(child, () => fs.existsSync(where.lock), delay);
+      const filled = fs.existsSync(where.manifest(other()));
+      outcomes.push(`${delay} ms ${run.killed ? 'killed' : 'finished'}${filled ? ', other tree recorded' : ''}`);
+      expect(equal(await snapshot(w.out), live), outcomes.join('\n')).toBe(true);
+      expect(await treesMatchManifests(w.out), outcomes.join('\n')).toBe(filled ? 2 : 1);
+      setPower(70 + i);
+      await buildWorld({ dataDir: w.data, outDir: w.out, baseUrl: BASES.a });
+      const clean = path.join(await tempDir(), 'dist');
+      await buildWorld({ dataDir: w.data, outDir: clean, baseUrl: BASES.a });
+      expect(equal(await snapshot(w.out), await snapshot(clean)), outcomes.join('\n')).toBe(true);
+      expect(await treesMatchManifests(w.out)).toBe(2);
+    }
+    console.info(`fill kill runs:\n${outcomes.join('\n')}`);
+    expect(outcomes.filter((o) => o.includes('killed')).length, outcomes.join('\n')).toBeGreaterThanOrEqual(3);
+  }, 120_000);
+});
+
 describe('a killed build replacing a plain output', () => {
   // A plain output is a folder, which no rename can replace in one step: it is moved aside to
   // `.dist-builds/previous`, the new one renamed in, and the next build puts it back should a kill
@@ -205,7 +246,11 @@ function buildKilledWhen(
   delay: number,
   extra: string[] = [],
 ): Promise<{ killed: boolean }> {
-  const child = startBuild(data, out, base, extra);
+  return killedWhen(startBuild(data, out, base, extra), reached, delay);
+}
+
+/** Kills `child` with SIGKILL `delay` ms after `reached` first holds, unless it ends first. */
+function killedWhen(child: ChildProcess, reached: () => boolean, delay: number): Promise<{ killed: boolean }> {
   const watch = setInterval(() => {
     let now = false;
     try {
