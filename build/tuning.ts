@@ -22,7 +22,8 @@ export const WRITE_AHEAD_BYTES = 32 * 2 ** 20;
 
 /**
  * Files a fill of the tree beside the live one (`Tree.fill`, in the dev loop while idle) hands the
- * writer's thread before it waits for them and asks whether a save stops it: the most a save waits.
+ * writer's thread before it waits for them and asks whether a save stops it: how many files a save
+ * made during the fill waits for, beside the fill's reading of the manifests and its recording.
  */
 export const FILL_STEP = 1024;
 

@@ -298,7 +298,8 @@ describe('incremental builds', () => {
     const where = layout(w.out);
     const other = path.basename(live) === 'a' ? 'b' : 'a';
 
-    // Stopped after two steps of 50 files: the tree is recorded as far as it got, and the next fill finishes it.
+    // Asked at the start and after each step of 50 files, stopped at the second step: the tree is
+    // recorded as far as it got, and the next fill finishes it.
     let asked = 0;
     expect(await (await openTree(w.out)).fill(() => ++asked > 2, 50)).toBe(false);
     expect(await listFiles(where.tree(other))).toHaveLength(100);

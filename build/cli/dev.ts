@@ -84,9 +84,9 @@ class DevLoop {
   private readonly apis = new Map<string, http.RequestListener>();
   private readonly builds = coalesced(async () => {
     await this.rebuild();
-    if (this.shown.status.ok && !this.filled && !this.builds.pending()) await this.fill();
+    if (this.shown.status.ok && !this.filled && !this.builds.pending() && !this.stopping) await this.fill();
   });
-  /** Whether the second tree is the live one's double, or kept so by the builds (`fill`). */
+  /** Whether a fill ran to its end, or failed (`fill`): it is not tried again. */
   private filled = false;
   private recheck: NodeJS.Timeout | undefined;
   private watcher: { close: () => void } | undefined;
@@ -125,10 +125,9 @@ class DevLoop {
         this.wake?.();
         void this.builds.run();
       });
-      // Started once the first build is shown (or the loop stops), not once the fill after it ends.
-      const shown = this.pending;
-      void this.builds.run();
-      await shown;
+      // Started once the first build is shown (or the loop stops), not once the fill after it ends;
+      // a failure of the loop itself before then fails the start.
+      await Promise.race([this.pending, this.builds.run()]);
     })();
     return this.starting;
   }
@@ -192,8 +191,9 @@ class DevLoop {
    * Fills the second tree once the first good build is shown, while the loop is idle, so that the
    * first save costs what it changes, as every later one does, rather than linking every file of
    * the tree (trees.ts, `Tree.fill`). A save heard meanwhile stops it and is built at once, the
-   * build finishing the tree. Each build keeps the trees so after; a fill stopped is tried again
-   * after the next good build.
+   * build finishing the tree. Each build after it writes the tree the live one was built beside,
+   * and leaves it so (but one that fails while publishing: the next goes through every file); a
+   * fill stopped is tried again after the next good build.
    */
   private async fill(): Promise<void> {
     try {

@@ -58,12 +58,13 @@ export interface Tree {
   commit(id: () => Inputs, files: Iterable<OutputFile>, how?: { plain?: boolean; changes?: boolean }): Promise<PublishResult>;
   abort(): Promise<void>;
   /**
-   * Instead of a build: makes the tree the live one's double, each file a link to the live tree's,
+   * Instead of a build: makes the tree a copy of the live one, each file a link to the live tree's,
    * and records in both manifests that the trees are the same. The next build is then built beside
    * the live tree and touches only what it changes, where it would otherwise link every file itself
    * (the first edit after a full build). The live tree is not touched and nothing is swapped.
-   * `stop`, asked every `step` files, ends it early: the tree is then recorded as far as it got, for
-   * the next build to finish. True once the trees are the same.
+   * `stop`, asked first and then every `step` files, ends it early: the tree is then recorded as far
+   * as it got, for the next build to finish. True once the tree is one the live tree was built
+   * beside (as after a build); false when stopped, or with no live manifest to fill from.
    */
   fill(stop: () => boolean, step?: number): Promise<boolean>;
   /**
@@ -342,17 +343,18 @@ class Publisher {
   async fill(stop: () => boolean, step: number): Promise<boolean> {
     const { where, slot, live, liveManifest, liveFiles, existing } = this.t;
     if (!liveManifest || !liveFiles || this.t.beside) return !!this.t.beside;
+    if (stop()) return false; // the tree is left as it is
     let stopped = false;
     await this.orGiveUp(async () => {
       await this.diverge();
       let n = 0;
       for (const [rel, hash] of liveFiles) {
+        if (existing.get(rel) !== hash) this.handOver(fromLive(rel, existing), hash);
         // The writer's thread places a step's files while this one waits, free to hear a save.
-        if (n++ % step === 0) {
+        if (++n % step === 0) {
           await this.writer.flush();
           if ((stopped = stop())) break;
         }
-        if (existing.get(rel) !== hash) this.handOver(fromLive(rel, existing), hash);
       }
     });
     if (stopped) return this.giveUp(undefined).then(() => false);
