@@ -171,6 +171,40 @@ describe('a killed fill of the tree beside the live one', () => {
   }, 120_000);
 });
 
+describe('a build killed after making folders for new records', () => {
+  // A build makes the folders of records the tree lacks while it computes (`Tree.prepare`). Killed
+  // then, before it has touched the tree, none may stay in a tree whose manifest is still trusted:
+  // should the records be gone by the next build, their folders would be published empty.
+  it('leaves none in a tree the next build trusts', async () => {
+    const w = await fixtureWorld();
+    const move = path.join(w.data, 'move/quick-strike.yaml');
+    const setPower = (power: number) => fs.writeFileSync(move, fs.readFileSync(move, 'utf8').replace(/^power: \d+$/m, `power: ${power}`));
+    await buildWorld({ dataDir: w.data, outDir: w.out, baseUrl: BASES.a });
+    setPower(81);
+    await buildWorld({ dataDir: w.data, outDir: w.out, baseUrl: BASES.a });
+    const where = layout(w.out);
+    const other = where.tree(path.basename(fs.readlinkSync(w.out)) === 'a' ? 'b' : 'a');
+    // More than a batch of folders, so that the writer is sent them before any file.
+    const dirs = Array.from({ length: 1100 }, (_, i) => `api/v2/item/${9000 + i}`);
+    const script = `const { openTree } = await import('./build/output/trees.ts');
+      const t = await openTree(process.argv[1]);
+      t.prepare(${JSON.stringify(dirs)});
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      process.kill(process.pid, 'SIGKILL');`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, w.out], {
+      cwd: projectRoot,
+      stdio: 'ignore',
+    });
+    await new Promise((resolve) => child.on('exit', resolve));
+    expect(fs.existsSync(path.join(other, dirs[0]!)), 'a folder was made before the kill').toBe(false);
+    setPower(82);
+    await buildWorld({ dataDir: w.data, outDir: w.out, baseUrl: BASES.a });
+    const clean = path.join(await tempDir(), 'dist');
+    await buildWorld({ dataDir: w.data, outDir: clean, baseUrl: BASES.a });
+    expect(equal(await snapshot(w.out), await snapshot(clean))).toBe(true);
+  }, 60_000);
+});
+
 describe('a killed build replacing a plain output', () => {
   // A plain output is a folder, which no rename can replace in one step: it is moved aside to
   // `.dist-builds/previous`, the new one renamed in, and the next build puts it back should a kill

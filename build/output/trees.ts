@@ -49,7 +49,7 @@ export interface PublishResult {
  * and folders can be made while the build is still computing; `commit` then finishes it.
  */
 export interface Tree {
-  /** Starts making folders (output-relative) in the background; `abort` removes them again. */
+  /** Starts making folders (output-relative) in the background, in a tree made anew; `abort` removes them again. */
   prepare(dirs: Iterable<string>): void;
   /**
    * Puts every file in place and swaps the tree in; `abort` instead leaves dist as it was. With
@@ -160,11 +160,13 @@ export async function openTree(outDir: string, known?: Live, started?: Writer): 
     }
   };
   return {
-    // Folders of records the tree holds already need not be made (each holds the record's
-    // index.json); the writer makes the others.
+    // Only in a tree made anew: one kept from an earlier build is trusted by its manifest until its
+    // first file changes (`diverge`), and a folder made in it by a build killed before then would
+    // stay there, to be published empty. There, a new record's folder comes with its files.
     prepare: (list) => {
+      if (trees.before) return;
       for (const dir of list) {
-        if (madeDirs.has(dir) || trees.existing.get(`${dir}/index.json`) !== undefined) continue;
+        if (madeDirs.has(dir)) continue;
         madeDirs.add(dir);
         writer.dir(within(trees.tree, dir));
       }
