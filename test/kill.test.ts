@@ -92,9 +92,7 @@ describe('a killed rebuild given its changes alone', () => {
   // (its manifest is gone) and at moments after; each time with a power not published before, so
   // the record's files and its kind's NDJSON file are written.
   it('leaves the old output or the new one, and the next build whole', async () => {
-    const w = await fixtureWorld();
-    const move = path.join(w.data, 'move/quick-strike.yaml');
-    const setPower = (power: number) => fs.writeFileSync(move, fs.readFileSync(move, 'utf8').replace(/^power: \d+$/m, `power: ${power}`));
+    const { w, setPower } = await worldWithPower();
     const expected = async (power: number) => {
       setPower(power);
       const clean = path.join(await tempDir(), 'dist');
@@ -135,9 +133,7 @@ describe('a killed fill of the tree beside the live one', () => {
   // the live tree is as it was, the other tree holds what its manifest says (if it has one), and
   // the next build is whole. Each fill starts from a tree without a manifest, as after a full build.
   it('leaves the live tree as it was, and trees the next build can trust', async () => {
-    const w = await fixtureWorld();
-    const move = path.join(w.data, 'move/quick-strike.yaml');
-    const setPower = (power: number) => fs.writeFileSync(move, fs.readFileSync(move, 'utf8').replace(/^power: \d+$/m, `power: ${power}`));
+    const { w, setPower } = await worldWithPower();
     const where = layout(w.out);
     const other = () => (path.basename(fs.readlinkSync(w.out)) === 'a' ? 'b' : 'a');
     const fill = [
@@ -161,9 +157,7 @@ describe('a killed fill of the tree beside the live one', () => {
       expect(await treesMatchManifests(w.out), outcomes.join('\n')).toBe(filled ? 2 : 1);
       setPower(70 + i);
       await buildWorld({ dataDir: w.data, outDir: w.out, baseUrl: BASES.a });
-      const clean = path.join(await tempDir(), 'dist');
-      await buildWorld({ dataDir: w.data, outDir: clean, baseUrl: BASES.a });
-      expect(equal(await snapshot(w.out), await snapshot(clean)), outcomes.join('\n')).toBe(true);
+      expect(await asClean(w.data, w.out), outcomes.join('\n')).toBe(true);
       expect(await treesMatchManifests(w.out)).toBe(2);
     }
     console.info(`fill kill runs:\n${outcomes.join('\n')}`);
@@ -176,9 +170,7 @@ describe('a build killed after making folders for new records', () => {
   // then, before it has touched the tree, none may stay in a tree whose manifest is still trusted:
   // should the records be gone by the next build, their folders would be published empty.
   it('leaves none in a tree the next build trusts', async () => {
-    const w = await fixtureWorld();
-    const move = path.join(w.data, 'move/quick-strike.yaml');
-    const setPower = (power: number) => fs.writeFileSync(move, fs.readFileSync(move, 'utf8').replace(/^power: \d+$/m, `power: ${power}`));
+    const { w, setPower } = await worldWithPower();
     await buildWorld({ dataDir: w.data, outDir: w.out, baseUrl: BASES.a });
     setPower(81);
     await buildWorld({ dataDir: w.data, outDir: w.out, baseUrl: BASES.a });
@@ -199,9 +191,7 @@ describe('a build killed after making folders for new records', () => {
     expect(fs.existsSync(path.join(other, dirs[0]!)), 'a folder was made before the kill').toBe(false);
     setPower(82);
     await buildWorld({ dataDir: w.data, outDir: w.out, baseUrl: BASES.a });
-    const clean = path.join(await tempDir(), 'dist');
-    await buildWorld({ dataDir: w.data, outDir: clean, baseUrl: BASES.a });
-    expect(equal(await snapshot(w.out), await snapshot(clean))).toBe(true);
+    expect(await asClean(w.data, w.out)).toBe(true);
   }, 60_000);
 });
 
@@ -300,6 +290,21 @@ function killedWhen(child: ChildProcess, reached: () => boolean, delay: number):
       resolve({ killed: signal === 'SIGKILL' });
     });
   });
+}
+
+/** The starter world, and a way to set one move's power: each value changes its files and its kind's NDJSON file. */
+async function worldWithPower() {
+  const w = await fixtureWorld();
+  const move = path.join(w.data, 'move/quick-strike.yaml');
+  const setPower = (power: number) => fs.writeFileSync(move, fs.readFileSync(move, 'utf8').replace(/^power: \d+$/m, `power: ${power}`));
+  return { w, setPower };
+}
+
+/** Whether `out` holds what a clean build of `data` writes, for the first address. */
+async function asClean(data: string, out: string): Promise<boolean> {
+  const clean = path.join(await tempDir(), 'dist');
+  await buildWorld({ dataDir: data, outDir: clean, baseUrl: BASES.a });
+  return equal(await snapshot(out), await snapshot(clean));
 }
 
 function equal(x: Map<string, string>, y: Map<string, string>): boolean {
