@@ -208,7 +208,8 @@ async function run(ctx: Context, writer: Writer | undefined): Promise<BuildResul
   let result: BuildResult;
   try {
     // A build that reads every file opens its tree now, before the later stages load: the folders of
-    // records by name are known from the files alone, and the writer starts on them at once.
+    // records by name are known from the files alone, and the writer starts on them at once (in a
+    // tree made anew; a kept tree gets a new record's folder with its files: trees.ts, `prepare`).
     if (!src.memory && !options.check && problems.count === 0) {
       src.tree = await openTree(ctx.outDir, seen, writer);
       src.tree.prepare(nameDirs(files, schemaSet().schemas));
@@ -336,9 +337,10 @@ async function check(ctx: Context, src: Sources, stages: Stages): Promise<Checke
   // Many files to read go to worker threads.
   const unread = files.filter((f) => !f.known && f.parsed === undefined);
   const threads = ctx.tuning.checkOnThreads ?? unread.length >= CHECK_ON_THREADS_FROM;
-  // A rebuild opens its tree once it knows which files it reads again. The folders of records by
-  // name are known from the files, and made at once; each record read is given its folder by id as
-  // soon as it reads well, for as long as no problem is found (they are removed again if one is).
+  // A rebuild opens its tree once it knows which files it reads again. In a tree made anew, the
+  // folders of records by name are known from the files, and made at once; each record read is given
+  // its folder by id as soon as it reads well, for as long as no problem is found (they are removed
+  // again if one is). A kept tree gets a new record's folder with its files (trees.ts, `prepare`).
   if (memory && !options.check && problems.count === 0) {
     src.tree = await openTree(ctx.outDir, src.seen, src.writer);
     src.tree.prepare(nameDirs(unread, schemas));
