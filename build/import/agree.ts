@@ -14,15 +14,11 @@ export interface Disagreement {
 }
 
 /** One side's statement of a fact: a key both sides spell alike, and what it says, in words. */
-interface Claim {
-  key: string;
-  record: string;
-  says: string;
-}
+type Claim = [key: string, says: string];
 
 interface Side {
   label: string;
-  claims: Claim[];
+  claims: Array<{ key: string; record: string; says: string }>;
 }
 
 const idOf = (ref: unknown) => refTarget(ref)?.id;
@@ -31,12 +27,17 @@ const has = (world: World, kind: string, ref: unknown) => {
   const target = refTarget(ref);
   return target !== undefined && target.kind === kind && recordsOf(world, kind).has(target.id);
 };
+/** The items of `list` whose reference (`ref` of the item, or the item itself) names a `target` record that was read. */
+const naming = (world: World, target: string, list: Poke[] | undefined, ref = (item: Poke): unknown => item): Poke[] =>
+  (list ?? []).filter((item) => has(world, target, ref(item)));
+/** A reference field's claim, when it names a `target` record that was read. */
+const pointing = (world: World, target: string, ref: Poke, claim: () => Claim): Claim[] => (has(world, target, ref) ? [claim()] : []);
 
-/** The side `label`, its claims made by every record of `kind`: `each` gives the key and words of each statement a record makes. */
-function sideOf(label: string, world: World, kind: string, each: (record: Poke) => Array<[string, string]>): Side {
-  const claims: Claim[] = [];
-  for (const record of recordsOf(world, kind).values())
-    for (const [key, says] of each(record)) claims.push({ key, record: recordLabel(kind, record), says });
+/** The side `label`: the claims every record of `kind` makes (`each`). */
+function sideOf(label: string, world: World, kind: string, each: (record: Poke) => Claim[]): Side {
+  const claims = [...recordsOf(world, kind).values()].flatMap((record) =>
+    each(record).map(([key, says]) => ({ key, record: recordLabel(kind, record), says })),
+  );
   return { label, claims };
 }
 
@@ -51,44 +52,15 @@ function compare(left: Side, right: Side): Disagreement[] {
   ];
 }
 
-/** The side `label`: a list field of `kind` whose items point at `target` records (by `via`, or the item itself). */
-function listed(
-  label: string,
-  world: World,
-  kind: string,
-  field: string,
-  target: string,
-  key: (self: Poke, item: Poke) => string,
-  via?: string,
-) {
-  return sideOf(label, world, kind, (record) =>
-    (record[field] ?? [])
-      .filter((item: Poke) => has(world, target, via ? item[via] : item))
-      .map((item: Poke) => {
-        const ref = via ? item[via] : item;
-        return [key(record, item), `${field} lists ${ref.name ?? ref.url}`];
-      }),
-  );
-}
-
-/** The side `label`: a reference field of `kind` to a `target` record. */
-function pointing(label: string, world: World, kind: string, field: string, target: string, key: (self: Poke) => string) {
-  return sideOf(label, world, kind, (record) =>
-    has(world, target, record[field]) ? [[key(record), `${field} is ${record[field].name}`]] : [],
-  );
-}
-
 /** A's `x_to` holds B iff B's `x_from` holds A, now. */
 function currentChart(world: World): Disagreement[] {
   const side = (to: boolean) =>
     sideOf(to ? 'type.damage_relations.*_to' : 'type.damage_relations.*_from', world, 'type', (type) =>
       RELATIONS.flatMap(([toField, fromField, factor]) =>
-        (type.damage_relations?.[to ? toField : fromField] ?? [])
-          .filter((ref: Poke) => has(world, 'type', ref))
-          .map((ref: Poke): [string, string] => [
-            to ? `${type.id}>${idOf(ref)}=${factor}` : `${idOf(ref)}>${type.id}=${factor}`,
-            `${to ? toField : fromField} lists ${ref.name}`,
-          ]),
+        naming(world, 'type', type.damage_relations?.[to ? toField : fromField]).map((ref): Claim => [
+          to ? `${type.id}>${idOf(ref)}=${factor}` : `${idOf(ref)}>${type.id}=${factor}`,
+          `${to ? toField : fromField} lists ${ref.name}`,
+        ]),
       ),
     );
   return compare(side(true), side(false));
@@ -139,24 +111,21 @@ function pastChart(world: World): Disagreement[] {
 
 function genders(world: World): Disagreement[] {
   const details = sideOf('gender.pokemon_species_details', world, 'gender', (g) =>
-    (g.pokemon_species_details ?? [])
-      .filter((d: Poke) => has(world, 'creature-species', d.pokemon_species))
-      .map((d: Poke): [string, string] => [
-        `${g.id}<${idOf(d.pokemon_species)}=${d.rate}`,
-        `lists ${d.pokemon_species.name} at rate ${d.rate}`,
-      ]),
+    naming(world, 'creature-species', g.pokemon_species_details, (d) => d.pokemon_species).map((d): Claim => [
+      `${g.id}<${idOf(d.pokemon_species)}=${d.rate}`,
+      `lists ${d.pokemon_species.name} at rate ${d.rate}`,
+    ]),
   );
   const gendersByName = [...recordsOf(world, 'gender').values()];
   const rates = sideOf('pokemon-species.gender_rate', world, 'creature-species', (s) =>
     gendersByName
       .filter((g) => GENDER_RULE[g.name]?.(s.gender_rate))
-      .map((g): [string, string] => [`${g.id}<${s.id}=${s.gender_rate}`, `gender_rate ${s.gender_rate} makes it ${g.name}`]),
+      .map((g): Claim => [`${g.id}<${s.id}=${s.gender_rate}`, `gender_rate ${s.gender_rate} makes it ${g.name}`]),
   );
   return compare(details, rates);
 }
 
-/** A nature that raises and lowers the same stat changes nothing: the build lists it on no stat. */
-const neutral = (n: Poke) => idOf(n.increased_stat) === idOf(n.decreased_stat);
+const DIRECTIONS = ['increase', 'decrease'] as const;
 
 /** `kind.field` is {increase, decrease} of `{[amount], [member]: ref}`: each against `from.list` items pointing back by `via`. */
 function changes(
@@ -169,76 +138,90 @@ function changes(
   via: string,
   amount: string,
 ): Disagreement[] {
-  const bucket = (n: number) => (n > 0 ? 'increase' : 'decrease');
   const target = sideOf(`${kind}.${field}`, world, kind, (record) =>
-    (['increase', 'decrease'] as const).flatMap((dir) =>
-      (record[field]?.[dir] ?? [])
-        .filter((c: Poke) => has(world, from, c[member]))
-        .map((c: Poke): [string, string] => [
-          `${record.id}<${idOf(c[member])}=${c[amount]}/${dir}`,
-          `${field}.${dir} lists ${c[member].name} (${c[amount]})`,
-        ]),
+    DIRECTIONS.flatMap((dir) =>
+      naming(world, from, record[field]?.[dir], (c) => c[member]).map((c): Claim => [
+        `${record.id}<${idOf(c[member])}=${c[amount]}/${dir}`,
+        `${field}.${dir} lists ${c[member].name} (${c[amount]})`,
+      ]),
     ),
   );
   const source = sideOf(`${from}.${list}`, world, from, (record) =>
-    (record[list] ?? [])
-      .filter((c: Poke) => c[amount] !== 0 && has(world, kind, c[via])) // no change is listed on neither side
-      .map((c: Poke): [string, string] => [
-        `${idOf(c[via])}<${record.id}=${c[amount]}/${bucket(c[amount])}`,
-        `${list} changes ${c[via].name} by ${c[amount]}`,
-      ]),
+    // No change is listed on neither side.
+    naming(
+      world,
+      kind,
+      record[list]?.filter((c: Poke) => c[amount] !== 0),
+      (c) => c[via],
+    ).map((c): Claim => [
+      `${idOf(c[via])}<${record.id}=${c[amount]}/${c[amount] > 0 ? 'increase' : 'decrease'}`,
+      `${list} changes ${c[via].name} by ${c[amount]}`,
+    ]),
   );
   return compare(target, source);
 }
 
+/** A stat's natures against each nature's `increased_stat` and `decreased_stat`. */
 function natures(world: World): Disagreement[] {
   const statSide = sideOf('stat.affecting_natures', world, 'stat', (stat) =>
-    (['increase', 'decrease'] as const).flatMap((dir) =>
-      (stat.affecting_natures?.[dir] ?? [])
-        .filter((n: Poke) => has(world, 'nature', n))
-        .map((n: Poke): [string, string] => [`${stat.id}<${idOf(n)}/${dir}`, `affecting_natures.${dir} lists ${n.name}`]),
+    DIRECTIONS.flatMap((dir) =>
+      naming(world, 'nature', stat.affecting_natures?.[dir]).map((n): Claim => [
+        `${stat.id}<${idOf(n)}/${dir}`,
+        `affecting_natures.${dir} lists ${n.name}`,
+      ]),
     ),
   );
-  const natureSide = sideOf('nature.increased_stat/decreased_stat', world, 'nature', (n) => {
-    if (neutral(n)) return [];
-    const out: Array<[string, string]> = [];
-    if (has(world, 'stat', n.increased_stat))
-      out.push([`${idOf(n.increased_stat)}<${n.id}/increase`, `increased_stat is ${n.increased_stat.name}`]);
-    if (has(world, 'stat', n.decreased_stat))
-      out.push([`${idOf(n.decreased_stat)}<${n.id}/decrease`, `decreased_stat is ${n.decreased_stat.name}`]);
-    return out;
-  });
+  // A nature that raises and lowers the same stat changes nothing: the build lists it on no stat.
+  const natureSide = sideOf('nature.increased_stat/decreased_stat', world, 'nature', (n) =>
+    idOf(n.increased_stat) === idOf(n.decreased_stat)
+      ? []
+      : DIRECTIONS.flatMap((dir) => {
+          const field = `${dir}d_stat`; // increased_stat, decreased_stat
+          return pointing(world, 'stat', n[field], () => [`${idOf(n[field])}<${n.id}/${dir}`, `${field} is ${n[field].name}`]);
+        }),
+  );
   return compare(statSide, natureSide);
 }
 
 /** A list on one kind against a reference on the other: `target.field` lists X iff X's `via` points at it. */
-function inverse(world: World, target: string, field: string, from: string, via: string, item?: string): Disagreement[] {
-  const listSide = listed(`${target}.${field}`, world, target, field, from, (self, i) => `${self.id}<${idOf(item ? i[item] : i)}`, item);
-  const refSide = pointing(`${from}.${via}`, world, from, via, target, (self) => `${idOf(self[via])}<${self.id}`);
+function inverse(world: World, target: string, field: string, from: string, via: string): Disagreement[] {
+  const listSide = sideOf(`${target}.${field}`, world, target, (self) =>
+    naming(world, from, self[field]).map((i): Claim => [`${self.id}<${idOf(i)}`, `${field} lists ${i.name ?? i.url}`]),
+  );
+  const refSide = sideOf(`${from}.${via}`, world, from, (self) =>
+    pointing(world, target, self[via], () => [`${idOf(self[via])}<${self.id}`, `${via} is ${self[via].name}`]),
+  );
   return compare(listSide, refSide);
 }
 
 /** A type's `pokemon` (with slots) against each creature's `types`. */
 function typeCreatures(world: World): Disagreement[] {
   const typeSide = sideOf('type.pokemon', world, 'type', (t) =>
-    (t.pokemon ?? [])
-      .filter((p: Poke) => has(world, 'creature', p.pokemon))
-      .map((p: Poke): [string, string] => [`${t.id}<${idOf(p.pokemon)}@${p.slot}`, `pokemon lists ${p.pokemon.name} in slot ${p.slot}`]),
+    naming(world, 'creature', t.pokemon, (p) => p.pokemon).map((p): Claim => [
+      `${t.id}<${idOf(p.pokemon)}@${p.slot}`,
+      `pokemon lists ${p.pokemon.name} in slot ${p.slot}`,
+    ]),
   );
   const creatureSide = sideOf('pokemon.types', world, 'creature', (c) =>
-    (c.types ?? [])
-      .filter((t: Poke) => has(world, 'type', t.type))
-      .map((t: Poke): [string, string] => [`${idOf(t.type)}<${c.id}@${t.slot}`, `types lists ${t.type.name} in slot ${t.slot}`]),
+    naming(world, 'type', c.types, (t) => t.type).map((t): Claim => [
+      `${idOf(t.type)}<${c.id}@${t.slot}`,
+      `types lists ${t.type.name} in slot ${t.slot}`,
+    ]),
   );
   return compare(typeSide, creatureSide);
 }
 
 /** A species' varieties (with is_default) against each creature's species and is_default. */
 function varieties(world: World): Disagreement[] {
-  const listKey = (s: Poke, v: Poke) => `${s.id}<${idOf(v.pokemon)}=${v.is_default}`;
-  const refKey = (c: Poke) => `${idOf(c.species)}<${c.id}=${c.is_default}`;
-  const speciesSide = listed('pokemon-species.varieties', world, 'creature-species', 'varieties', 'creature', listKey, 'pokemon');
-  const creatureSide = pointing('pokemon.species/is_default', world, 'creature', 'species', 'creature-species', refKey);
+  const speciesSide = sideOf('pokemon-species.varieties', world, 'creature-species', (s) =>
+    naming(world, 'creature', s.varieties, (v) => v.pokemon).map((v): Claim => [
+      `${s.id}<${idOf(v.pokemon)}=${v.is_default}`,
+      `varieties lists ${v.pokemon.name ?? v.pokemon.url}`,
+    ]),
+  );
+  const creatureSide = sideOf('pokemon.species/is_default', world, 'creature', (c) =>
+    pointing(world, 'creature-species', c.species, () => [`${idOf(c.species)}<${c.id}=${c.is_default}`, `species is ${c.species.name}`]),
+  );
   return compare(speciesSide, creatureSide);
 }
 
