@@ -3,12 +3,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { baseUrlFromEnv, UsageError } from '../config.ts';
+import { UsageError } from '../config.ts';
 import { defaultDataDir } from '../paths.ts';
 import { diffFolders, isBreaking } from '../diff/compare.ts';
 import { jsonReport, markdownReport, textReport } from '../diff/reports.ts';
 import { commandOptions } from './common.ts';
-import { baseKind, folderBase, revisionBase, SideFailed, workingSide, type Side } from '../diff/sides.ts';
+import { baseSide, SideFailed, workingSide } from '../diff/sides.ts';
 
 const HELP = `Usage: npm run diff -- --base REV|DIR [options]
 
@@ -57,18 +57,9 @@ function parseOptions(values: { base?: string; data?: string; report: string; 'f
 
 /** Builds both sides into `work` (the base first, as its address decides the working tree's) and compares them. */
 async function compare(options: Options, work: string) {
-  let base: Side;
-  let baseUrl: string;
-  if (baseKind(options.base) === 'folder') {
-    const folder = folderBase(options.base);
-    [base, baseUrl] = [folder, folder.baseUrl];
-  } else {
-    baseUrl = baseUrlFromEnv();
-    if (!fs.existsSync(options.dataDir)) throw new UsageError(`--data ${options.dataDir}: no such folder`);
-    base = await revisionBase(options.base, { work, dataDir: options.dataDir, baseUrl });
-  }
+  const base = await baseSide(options.base, { work, dataDir: options.dataDir });
   console.error('building the working tree …');
-  const after = await workingSide({ dataDir: options.dataDir, out: path.join(work, 'after'), baseUrl });
+  const after = await workingSide({ dataDir: options.dataDir, out: path.join(work, 'after'), baseUrl: base.baseUrl });
   return { diff: diffFolders(base.dir, after.dir), compared: { base: base.label } };
 }
 

@@ -90,8 +90,8 @@ function breakingSummary(diff: ApiDiff): string {
 
 /** The breaking changes, one a line: the urls gone, then the fields removed. */
 function breakingLines(diff: ApiDiff, shown: number, style: Style = plain): string[] {
-  const urls = diff.breaking.urls.map((u) => `${style.code(u.path)} no longer answers: ${u.why}`);
-  const fields = diff.breaking.fields.map((f) => `${f.kind} ${f.name} (${f.id}) lost ${style.code(f.pointer)}`);
+  const urls = diff.breaking.urls.map((u) => `${style(u.path)} no longer answers: ${u.why}`);
+  const fields = diff.breaking.fields.map((f) => `${f.kind} ${f.name} (${f.id}) lost ${style(f.pointer)}`);
   return [...capped(urls, shown), ...capped(fields, shown)];
 }
 
@@ -109,12 +109,10 @@ function kindDetails(k: KindDiff): string {
   return ['<details>', `<summary>${summary}</summary>`, '', ...lines, '', '</details>', ''].join('\n');
 }
 
-/** How a value is set apart in each format. */
-interface Style {
-  code: (s: string) => string;
-}
-const plain: Style = { code: (s) => s };
-const markdown: Style = { code: (s) => code(s) };
+/** How a value is set apart in each format: as it is in text, a code span in Markdown. */
+type Style = (s: string) => string;
+const plain: Style = (s) => s;
+const markdown: Style = code;
 
 function kindLines(k: KindDiff, shown: number, style: Style): string[] {
   return [
@@ -134,8 +132,8 @@ function changedLine(r: RecordChange, style: Style): string {
 
 function fieldText(c: FieldChange, style: Style): string {
   const [before, after] = shortened(c);
-  const side = (text: string | undefined) => (text === undefined ? '(none)' : style.code(text));
-  return `${style.code(c.pointer)} ${side(before)} → ${side(after)}`;
+  const side = (text: string | undefined) => (text === undefined ? '(none)' : style(text));
+  return `${style(c.pointer)} ${side(before)} → ${side(after)}`;
 }
 
 /** Both sides as JSON cut to a readable length, from a little before where they first differ (two urls differ at the end). */

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { build } from '../pipeline/build.ts';
-import { UsageError } from '../config.ts';
+import { baseUrlFromEnv, UsageError } from '../config.ts';
 import { projectRoot } from '../paths.ts';
 import { BuildFailed, formatProblems } from '../report/problems.ts';
 import { addWorktree, commitOf, NoSuchRevision } from '../tools/worktree.ts';
@@ -22,17 +22,21 @@ export interface Side {
   label: string;
 }
 
-/** `--base` as the user gave it: a folder that holds a built API, else a revision of this repository. */
-export function baseKind(base: string): 'folder' | 'revision' {
-  return fs.existsSync(base) && fs.statSync(base).isDirectory() ? 'folder' : 'revision';
-}
-
-/** A built API folder as the base; its urls' address is the one the working tree is built with. */
-export function folderBase(folder: string): Side & { baseUrl: string } {
-  const baseUrl = apiBaseUrl(folder);
-  if (!baseUrl)
-    throw new UsageError(`--base ${folder}: the folder holds no built API (no api/v2/index.json); give a git revision or an output folder`);
-  return { dir: path.resolve(folder), label: folder, baseUrl };
+/**
+ * `--base` as the user gave it: a folder holding a built API, taken as it is, whose urls' address
+ * the working tree is then built with; else a revision of this repository, built under `work` with
+ * the address BASE_URL gives.
+ */
+export async function baseSide(base: string, options: { work: string; dataDir: string }): Promise<Side & { baseUrl: string }> {
+  if (fs.existsSync(base) && fs.statSync(base).isDirectory()) {
+    const baseUrl = apiBaseUrl(base);
+    if (!baseUrl)
+      throw new UsageError(`--base ${base}: the folder holds no built API (no api/v2/index.json); give a git revision or an output folder`);
+    return { dir: path.resolve(base), label: base, baseUrl };
+  }
+  const baseUrl = baseUrlFromEnv();
+  if (!fs.existsSync(options.dataDir)) throw new UsageError(`--data ${options.dataDir}: no such folder`);
+  return { ...(await revisionBase(base, { ...options, baseUrl })), baseUrl };
 }
 
 /**
@@ -40,7 +44,7 @@ export function folderBase(folder: string): Side & { baseUrl: string } {
  * data folder (relative to the repository) as the working tree. The checkout is removed before
  * this returns; the built API stays in `work`.
  */
-export async function revisionBase(rev: string, options: RevisionOptions): Promise<Side> {
+async function revisionBase(rev: string, options: RevisionOptions): Promise<Side> {
   try {
     commitOf(rev, projectRoot);
   } catch (err) {
