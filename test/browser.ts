@@ -2,7 +2,6 @@
 // world, built into a temp folder with the page beside it and served by the real server.
 import { chromium, type Browser } from 'playwright-core';
 import { build } from '../build/pipeline/build.ts';
-import { writeExplorer } from '../build/site/explorer.ts';
 import { fixtureWorld, serve } from './helpers.ts';
 
 export function launchChromium(): Promise<Browser> {
@@ -25,7 +24,6 @@ export interface ExplorerSite {
 export async function explorerSite(): Promise<ExplorerSite> {
   const world = await fixtureWorld();
   await build({ dataDir: world.data, outDir: world.out, baseUrl: 'http://localhost:3000' });
-  await writeExplorer(world.out);
   const server = await serve(world.out);
   return { world, url: server.url, close: server.close };
 }

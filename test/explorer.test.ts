@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { explorerFiles } from '../build/site/explorer.ts';
 import { projectRoot } from '../build/paths.ts';
-import { typeColour } from '../build/site/sprites.ts';
+import { typeColour } from '../build/site/colour.ts';
 import { explorerSite, launchChromium, type ExplorerSite } from './browser.ts';
 import { serve } from './helpers.ts';
 

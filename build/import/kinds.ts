@@ -20,9 +20,3 @@ export type World = Map<string, Map<number, Poke>>;
 
 /** The records of a kind, by id (none: an empty map). */
 export const recordsOf = (world: World, kind: string): Map<number, Poke> => world.get(kind) ?? new Map();
-
-/** The record a reference points at, if it was read. */
-export function deref(world: World, ref: unknown): Poke | undefined {
-  const target = refTarget(ref);
-  return target && world.get(target.kind)?.get(target.id);
-}

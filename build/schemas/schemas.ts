@@ -59,10 +59,10 @@ export interface SchemaSet {
   kinds: Map<string, KindInfo>;
 }
 
-export function loadSchemas(dir = schemasDir): SchemaSet {
+export function loadSchemas(): SchemaSet {
   const written = new Map<string, Schema>();
-  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
-    const doc = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as Schema;
+  for (const file of fs.readdirSync(schemasDir).filter((f) => f.endsWith('.json')).sort()) {
+    const doc = JSON.parse(fs.readFileSync(path.join(schemasDir, file), 'utf8')) as Schema;
     written.set(doc.$id ?? file, doc);
   }
   // Checked on the documents as written: inlining only copies their nodes, so a mark it brings is one checked here.

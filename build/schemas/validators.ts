@@ -30,8 +30,8 @@ export const KEYWORDS = ['x-ref', 'x-ref-by', 'x-source', 'x-lookup'];
  * on anything else, so the code Ajv makes of them is kept in the cache's `validators` area, under a
  * hash of everything it depends on, and loaded from there while the schemas stay the same.
  */
-export function compileValidators(schemas: SchemaSet, dir = cacheArea('validators')): Validators {
-  const exports = loadValidators(schemas, dir).validators;
+export function compileValidators(schemas: SchemaSet): Validators {
+  const exports = loadValidators(schemas).validators;
   const set = (side: 'source' | 'response'): ValidatorSet => ({
     get: (kind) => (schemas.kinds.has(kind) ? exports[`${side}:${kind}`] : undefined),
     keys: () => schemas.kinds.keys(),

@@ -2,8 +2,7 @@
 // assets/…). A build is kept in the cache's `explorer` area under a hash of its sources, so the
 // API build pays for vite only when the page itself changed.
 import { createHash } from 'node:crypto';
-import fsSync from 'node:fs';
-import fs from 'node:fs/promises';
+import fs from 'node:fs';
 import path from 'node:path';
 import { Cache } from '../cache.mjs';
 import { cacheArea, projectRoot } from '../paths.ts';
@@ -20,7 +19,7 @@ const configFile = path.join(projectRoot, 'vite.config.ts');
  */
 export function filesUnder(dir: string): string[] {
   const files: string[] = [];
-  for (const entry of fsSync.readdirSync(dir, { withFileTypes: true })) {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) files.push(...filesUnder(full));
@@ -38,11 +37,11 @@ function sources(): string[] {
 /** A hash of everything the page is built from: what names its cached build, and part of the tool's fingerprint. */
 export function sourceHash(): string {
   const hash = createHash('sha256');
-  const vite = fsSync.readFileSync(path.join(projectRoot, 'node_modules/vite/package.json'), 'utf8');
+  const vite = fs.readFileSync(path.join(projectRoot, 'node_modules/vite/package.json'), 'utf8');
   hash.update(`vite ${JSON.parse(vite).version}\0`);
   for (const file of sources()) {
     hash.update(path.relative(projectRoot, file).split(path.sep).join('/') + '\0');
-    hash.update(fsSync.readFileSync(file));
+    hash.update(fs.readFileSync(file));
     hash.update('\0');
   }
   return hash.digest('hex').slice(0, 16);
@@ -68,8 +67,8 @@ function readCached(cache: Cache, key: string): Map<string, Buffer> | undefined 
   const dir = cache.find(key);
   if (!dir) return undefined;
   try {
-    const names = JSON.parse(fsSync.readFileSync(path.join(dir, LIST), 'utf8')) as string[];
-    return new Map(names.map((name) => [name, fsSync.readFileSync(path.join(dir, 'files', name))]));
+    const names = JSON.parse(fs.readFileSync(path.join(dir, LIST), 'utf8')) as string[];
+    return new Map(names.map((name) => [name, fs.readFileSync(path.join(dir, 'files', name))]));
   } catch {
     return undefined;
   }
@@ -87,15 +86,4 @@ export async function explorerFiles(): Promise<Map<string, Buffer>> {
   const kept: Array<[string, string | Buffer]> = [...files].map(([name, body]) => [`files/${name}`, body]);
   cache.write(key, [...kept, [LIST, JSON.stringify([...files.keys()])]], true); // replacing a damaged one
   return files;
-}
-
-/** Writes the explorer's files under `outDir`. */
-export async function writeExplorer(outDir: string): Promise<string[]> {
-  const files = await explorerFiles();
-  for (const [name, body] of files) {
-    const file = path.join(outDir, name);
-    await fs.mkdir(path.dirname(file), { recursive: true });
-    await fs.writeFile(file, body);
-  }
-  return [...files.keys()];
 }

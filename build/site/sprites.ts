@@ -113,5 +113,3 @@ export function renderFormSprite(form: Entry, typeNames: string[], variant: Form
 function escapeXml(text: string): string {
   return text.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]!);
 }
-
-export { hash, typeColour };
