@@ -1,17 +1,13 @@
 // The explorer page, built by vite into files for the root of the published site (index.html,
 // assets/…). A build is kept in the cache's `explorer` area under a hash of its sources, so the
 // API build pays for vite only when the page itself changed.
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Cache } from '../cache.mjs';
-import { cacheArea, projectRoot } from '../paths.ts';
+import { projectRoot } from '../paths.ts';
+import { bundleKey, keptBundle } from './kept.ts';
 
 const explorerDir = path.join(projectRoot, 'explorer');
 const configFile = path.join(projectRoot, 'vite.config.ts');
-
-// The sources and a cached page are read synchronously: a few small files, between the build's
-// stages, where the promise API's round trips cost more than the reads.
 
 /**
  * The files under a folder (absolute paths), but for hidden ones and installed packages. Read with
@@ -35,17 +31,7 @@ function sources(): string[] {
 }
 
 /** A hash of everything the page is built from: what names its cached build, and part of the tool's fingerprint. */
-export function sourceHash(): string {
-  const hash = createHash('sha256');
-  const vite = fs.readFileSync(path.join(projectRoot, 'node_modules/vite/package.json'), 'utf8');
-  hash.update(`vite ${JSON.parse(vite).version}\0`);
-  for (const file of sources()) {
-    hash.update(path.relative(projectRoot, file).split(path.sep).join('/') + '\0');
-    hash.update(fs.readFileSync(file));
-    hash.update('\0');
-  }
-  return hash.digest('hex').slice(0, 16);
-}
+export const sourceHash = () => bundleKey('vite', sources());
 
 async function runVite(): Promise<Map<string, Buffer>> {
   const { build } = await import('vite');
@@ -62,28 +48,5 @@ async function runVite(): Promise<Map<string, Buffer>> {
   return new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-/** The files of a kept build, listed in its `files.json`. */
-function readCached(cache: Cache, key: string): Map<string, Buffer> | undefined {
-  const dir = cache.find(key);
-  if (!dir) return undefined;
-  try {
-    const names = JSON.parse(fs.readFileSync(path.join(dir, LIST), 'utf8')) as string[];
-    return new Map(names.map((name) => [name, fs.readFileSync(path.join(dir, 'files', name))]));
-  } catch {
-    return undefined;
-  }
-}
-
-const LIST = 'files.json';
-
 /** The built explorer, by path relative to the site root (`index.html`, `assets/index-….js`). */
-export async function explorerFiles(): Promise<Map<string, Buffer>> {
-  const cache = new Cache(cacheArea('explorer'));
-  const key = sourceHash();
-  const cached = readCached(cache, key);
-  if (cached) return cached;
-  const files = await runVite();
-  const kept: Array<[string, string | Buffer]> = [...files].map(([name, body]) => [`files/${name}`, body]);
-  cache.write(key, [...kept, [LIST, JSON.stringify([...files.keys()])]], true); // replacing a damaged one
-  return files;
-}
+export const explorerFiles = () => keptBundle('explorer', sourceHash(), runVite);
