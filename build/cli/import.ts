@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { importWorld, type ImportResult } from '../import/import.ts';
 import { CATEGORIES } from '../import/losses.ts';
-import { SourceError, type Progress } from '../import/read.ts';
-import { OutError } from '../import/write.ts';
+import { ImportRefused } from '../import/kinds.ts';
+import type { Progress } from '../import/read.ts';
 import { defaultDataDir } from '../paths.ts';
 import { commandOptions, terminalBar } from './common.ts';
 
@@ -91,7 +91,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (err) {
     progress.stop();
-    if (!(err instanceof SourceError || err instanceof OutError)) throw err;
+    if (!(err instanceof ImportRefused)) throw err;
     console.error(err.message);
     return 2;
   }

@@ -1,8 +1,12 @@
-// The names PokeAPI and this project give the same things: "pokemon" is "creature" and "pokeathlon"
-// is "athlon", in kinds, fields and url paths alike.
+// What the importer's stages share: the records read, how a reference is followed, the error that
+// refuses an import, and the names PokeAPI and this project give the same things: "pokemon" is
+// "creature" and "pokeathlon" is "athlon", in kinds, fields and url paths alike.
 
 /** A PokeAPI kind or field name as this project spells it. */
 export const ourName = (name: string): string => name.replace(/pokeathlon/g, 'athlon').replace(/pokemon/g, 'creature');
+
+/** A source or an output the import refuses: the command says why in one line and exits with 2. */
+export class ImportRefused extends Error {}
 
 /** A PokeAPI record, as read: open JSON. */
 export type Poke = Record<string, any>;

@@ -33,20 +33,20 @@ export const CATEGORIES: Record<string, string> = {
 };
 
 export class Losses {
-  readonly #byKey = new Map<string, Loss & { seen: Set<string> }>();
+  readonly #byKey = new Map<string, Omit<Loss, 'records'> & { records: Set<string> }>();
 
   add(action: Action, category: string, kind: string, field: string, record: string): void {
     const key = `${action}\0${category}\0${kind}\0${field}`;
     let loss = this.#byKey.get(key);
-    if (!loss) this.#byKey.set(key, (loss = { action, category, kind, field, records: [], count: 0, seen: new Set() }));
+    if (!loss) this.#byKey.set(key, (loss = { action, category, kind, field, records: new Set(), count: 0 }));
     loss.count++;
-    if (loss.seen.has(record)) return;
-    loss.records.push(record);
-    loss.seen.add(record);
+    loss.records.add(record);
   }
 
   /** Every loss, in a fixed order: by action, category, kind and field. */
   list(): Loss[] {
-    return [...this.#byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, { seen: _seen, ...loss }]) => loss);
+    return [...this.#byKey.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([, loss]) => ({ ...loss, records: [...loss.records] }));
   }
 }

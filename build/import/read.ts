@@ -2,16 +2,13 @@
 // Only the kinds this project publishes are parsed; the others are counted, by PokeAPI's name.
 import fs from 'node:fs';
 import path from 'node:path';
-import { ourName, type Poke, type World } from './kinds.ts';
+import { ImportRefused, ourName, type Poke, type World } from './kinds.ts';
 
 export interface Source {
   world: World;
   /** Records of kinds this project does not publish, by PokeAPI's kind name. */
   skipped: Record<string, number>;
 }
-
-/** A problem with the source folder itself: the command says it in one line and exits with 2. */
-export class SourceError extends Error {}
 
 /** The record folders of a kind folder: those named by an id. */
 const idFolders = (dir: string): string[] =>
@@ -28,7 +25,7 @@ export interface Progress {
 }
 
 export function readSource(from: string, published: ReadonlySet<string>, progress?: Progress): Source {
-  if (!fs.existsSync(from) || !fs.statSync(from).isDirectory()) throw new SourceError(`--from ${from}: no such folder`);
+  if (!fs.existsSync(from) || !fs.statSync(from).isDirectory()) throw new ImportRefused(`--from ${from}: no such folder`);
   const world: World = new Map();
   const skipped: Record<string, number> = {};
   const kinds = fs
@@ -53,7 +50,7 @@ export function readSource(from: string, published: ReadonlySet<string>, progres
     }
     world.set(kind, records);
   }
-  if (world.size === 0) throw new SourceError(`--from ${from}: no PokeAPI records of a kind this API publishes (<kind>/<id>/index.json)`);
+  if (world.size === 0) throw new ImportRefused(`--from ${from}: no PokeAPI records of a kind this API publishes (<kind>/<id>/index.json)`);
   return { world, skipped };
 }
 
@@ -62,9 +59,9 @@ function readRecord(file: string, id: number): Poke {
   try {
     data = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new SourceError(`${file}: ${(err as Error).message}`);
+    throw new ImportRefused(`${file}: ${(err as Error).message}`);
   }
-  if (!data || typeof data !== 'object' || Array.isArray(data)) throw new SourceError(`${file}: not a record (a JSON object)`);
-  if ((data as Poke).id !== id) throw new SourceError(`${file}: its id is ${(data as Poke).id}, its folder says ${id}`);
+  if (!data || typeof data !== 'object' || Array.isArray(data)) throw new ImportRefused(`${file}: not a record (a JSON object)`);
+  if ((data as Poke).id !== id) throw new ImportRefused(`${file}: its id is ${(data as Poke).id}, its folder says ${id}`);
   return data as Poke;
 }

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import type { Poke } from './kinds.ts';
+import { ImportRefused, type Poke } from './kinds.ts';
 
 const jsyaml = createRequire(import.meta.url)('js-yaml') as typeof import('js-yaml');
 
@@ -13,15 +13,12 @@ export interface SourceFile {
   text: string;
 }
 
-/** A problem with where to write: the command says it in one line and exits with 2. */
-export class OutError extends Error {}
-
 /** Refuses an output folder that exists and is not empty, or a report file that exists. */
 export function checkOut(out: string, report: string): void {
   if (fs.existsSync(out) && (!fs.statSync(out).isDirectory() || fs.readdirSync(out).length > 0)) {
-    throw new OutError(`--out ${out} exists and is not empty: the import writes only a new or empty folder`);
+    throw new ImportRefused(`--out ${out} exists and is not empty: the import writes only a new or empty folder`);
   }
-  if (fs.existsSync(report)) throw new OutError(`${report} exists: the import does not overwrite its report`);
+  if (fs.existsSync(report)) throw new ImportRefused(`${report} exists: the import does not overwrite its report`);
 }
 
 /**
@@ -34,7 +31,8 @@ export function toFiles(records: Map<string, Poke[]>): SourceFile[] {
     const taken = new Set<string>();
     for (const record of records.get(kind)!) {
       const name = String(record.name);
-      if (taken.has(name)) throw new OutError(`two ${kind} records are named ${name}: the source format names a file after its record`);
+      if (taken.has(name))
+        throw new ImportRefused(`two ${kind} records are named ${name}: the source format names a file after its record`);
       taken.add(name);
       const text = jsyaml.dump(record, { schema: jsyaml.CORE_SCHEMA, lineWidth: -1, noRefs: true });
       files.push({ rel: path.join(kind, `${name}.yaml`), text });
