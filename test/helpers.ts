@@ -10,7 +10,7 @@ import { joinedHash } from '../build/output/plan.ts';
 import { hashBody, layout } from '../build/output/trees.ts';
 import { build, type BuildOptions, type Tuning } from '../build/pipeline/build.ts';
 import { BuildFailed, type Problem } from '../build/report/problems.ts';
-import { createServer, listen } from '../build/site/serve.ts';
+import { listen, requestHandler } from '../build/site/serve.ts';
 
 export const fixturesDir = path.join(import.meta.dirname, 'fixtures');
 
@@ -102,7 +102,7 @@ export function servedStarterWorld() {
 
 /** The real server over `dir` on a free loopback port. */
 export async function serve(dir: string): Promise<{ url: string; close: () => Promise<void> }> {
-  const server = createServer(dir);
+  const server = http.createServer(requestHandler(dir));
   const url = await listen(server, 0, '127.0.0.1');
   return { url, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }

@@ -161,10 +161,6 @@ export function requestHandler(publicDir: string): http.RequestListener {
   };
 }
 
-export function createServer(publicDir: string): http.Server {
-  return http.createServer(requestHandler(publicDir));
-}
-
 /**
  * False for a path that tries to leave the folder or hide what it is: a `..` or `.` segment, a
  * backslash or NUL (also percent-encoded, once or twice), bad encoding, or an overlong path.
