@@ -18,11 +18,10 @@ import { threadId } from 'node:worker_threads';
 /**
  * The cache's root folder for a project.
  * @param {string} projectRoot
- * @param {NodeJS.ProcessEnv} [env]
  * @returns {string}
  */
-export function cacheRoot(projectRoot, env = process.env) {
-  const chosen = env.CRS_CACHE_DIR;
+export function cacheRoot(projectRoot) {
+  const chosen = process.env.CRS_CACHE_DIR;
   return chosen ? path.resolve(chosen) : path.join(projectRoot, 'node_modules', '.cache', 'creature-reference-service');
 }
 

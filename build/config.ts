@@ -8,12 +8,12 @@ export const defaults = {
  * `BASE_URL` wins; on Netlify, Vercel and Cloudflare Pages the deploy's own address is used, so
  * nobody has to type it; otherwise the local default.
  */
-export function baseUrlFromEnv(env: NodeJS.ProcessEnv = process.env): string {
-  return checkBaseUrl(env.BASE_URL || hostUrl(env) || defaults.baseUrl);
+export function baseUrlFromEnv(): string {
+  return checkBaseUrl(process.env.BASE_URL || hostUrl() || defaults.baseUrl);
 }
 
 /** The address a hosting service gives the build it runs, where it gives one. */
-function hostUrl(env: NodeJS.ProcessEnv): string | undefined {
+function hostUrl(env = process.env): string | undefined {
   if (env.NETLIFY === 'true') return env.CONTEXT === 'production' ? env.URL : (env.DEPLOY_PRIME_URL ?? env.URL);
   if (env.VERCEL === '1') {
     const host = env.VERCEL_ENV === 'production' ? env.VERCEL_PROJECT_PRODUCTION_URL : (env.VERCEL_BRANCH_URL ?? env.VERCEL_URL);
@@ -73,8 +73,8 @@ function describeAt(raw: string, at: number): string {
 /** A mistake in how the build was called, reported without a stack trace. */
 export class UsageError extends Error {}
 
-export function portFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  const port = Number(env.PORT ?? defaults.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`PORT must be a port number, got "${env.PORT}"`);
+export function portFromEnv(): number {
+  const port = Number(process.env.PORT ?? defaults.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`PORT must be a port number, got "${process.env.PORT}"`);
   return port;
 }
