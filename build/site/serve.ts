@@ -1,6 +1,7 @@
 // The local server: `serve-handler` (the request handler of the `serve` package) over the output
 // folder, with the rules a static host is given in its config: JSON for API paths, with or
 // without the trailing slash, CORS, a JSON 404, no listings, nothing outside the folder.
+import { once } from 'node:events';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -185,13 +186,8 @@ export function safePath(url: string): boolean {
  * (a wildcard host as localhost, an IPv6 host in brackets).
  */
 export async function listen(server: http.Server, port: number, host = '127.0.0.1'): Promise<string> {
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  server.listen(port, host);
+  await once(server, 'listening'); // rejects with an 'error' that comes first
   const { port: actual } = server.address() as AddressInfo;
   const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   return `http://${shown}:${actual}`;
