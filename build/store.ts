@@ -56,15 +56,14 @@ export interface Entry {
   id: number;
   name: string;
   file: SourceFile;
-  /** The record: the source values, then resolved, then completed with derived fields. */
+  /**
+   * The record as checked; once it passed its schema, only its facts (pipeline/facts.ts), resolved
+   * and then derived: the whole record waits in `source`, or, for a record the last build
+   * remembered, in its file.
+   */
   data: Data;
   /** False when the record broke its schema; it is indexed but not resolved or published. */
   valid: boolean;
-  /**
-   * True when `data` holds only the record's facts (pipeline/facts.ts), resolved and then derived: the
-   * whole record waits in `source`, or, for a record the last build remembered, in its file.
-   */
-  partial?: boolean;
   /** The whole record as checked, as JSON, until it is published. */
   source?: string;
   /** Its facts as JSON, taken before references are resolved. */

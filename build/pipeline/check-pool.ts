@@ -63,12 +63,9 @@ export async function validateInThreads(
         ? accept(file, result, problems, cache)
         : file.known
           ? remembered(file, file.known)
-          : checkFile(file, validators(), problems, cache);
+          : parked(checkFile(file, validators(), problems, cache)); // a thread's records come back set aside
       const entry = validEntry(checked);
-      if (entry && !file.known) {
-        if (!entry.partial) park(entry); // checked here; a thread's records come back set aside
-        onRecord?.(entry);
-      }
+      if (entry && !file.known) onRecord?.(entry);
       index(store, checked, problems);
     }
   };
@@ -135,6 +132,13 @@ async function onThreads(
   }
 }
 
+/** What checking gave, its record set aside if it passed its schema. */
+function parked(checked: Checked): Checked {
+  const entry = validEntry(checked);
+  if (entry) park(entry);
+  return checked;
+}
+
 const sent = ({ rel, abs, kind, stem, size, mtimeMs, hash }: SourceFile): Sent => ({ rel, abs, kind, stem, size, mtimeMs, hash });
 
 /**
@@ -156,5 +160,5 @@ function accept(file: SourceFile, result: Found, problems: Problems, cache: Chec
   const { id, name = '', valid = false, source, facts } = result;
   if (!valid) return { entry: { kind: file.kind, id, name, file, data: JSON.parse(result.data!), valid } };
   if (cache && result.problems.length === 0) cache.keep(file, source!);
-  return { entry: { kind: file.kind, id, name, file, data: JSON.parse(facts!), valid, partial: true, source, facts } };
+  return { entry: { kind: file.kind, id, name, file, data: JSON.parse(facts!), valid, source, facts } };
 }

@@ -445,19 +445,17 @@ export const derivations: Record<string, Derivation> = {
 const kindOf = (key: string) => key.slice(0, key.indexOf('.'));
 
 /**
- * Runs the derivations: all of them, or, given `kinds`, those across records that fill in fields of
+ * Runs the derivations across records: all of them, or, given `kinds`, those that fill in fields of
  * those kinds (each reads the facts of every record, so it can run alone). Given `only`, the fields
  * are filled in for the records it picks alone: a rebuild's records read again, when every record
  * keeps its facts (facts.ts) and every other record's fields are as they were. A type's damage
- * relations are one chart, made for every type.
+ * relations are one chart, made for every type. A record's own derivations run when it is
+ * published, whole (`deriveOwn`).
  */
 export function derive(store: Store, problems: Problems, kinds?: ReadonlySet<string>, only?: (entry: Entry) => boolean): void {
   const filled = only ? (kind: string) => store.valid(kind).filter(only) : (kind: string) => store.valid(kind);
   const ctx = { store, problems, filled };
-  for (const [key, derivation] of Object.entries(derivations)) {
-    if (!kinds || kinds.has(kindOf(key))) derivation.run?.(ctx);
-    if (derivation.own) for (const entry of store.valid(kindOf(key))) if (!entry.partial) derivation.own(entry, ctx);
-  }
+  for (const [key, derivation] of Object.entries(derivations)) if (!kinds || kinds.has(kindOf(key))) derivation.run?.(ctx);
 }
 
 /**

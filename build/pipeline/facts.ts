@@ -39,7 +39,6 @@ export function park(entry: Entry): void {
   entry.facts = JSON.stringify(factsOnly(entry));
   entry.source ??= JSON.stringify(entry.data); // checkFile gives it when it keeps the record (checked.ts)
   entry.data = JSON.parse(entry.facts);
-  entry.partial = true;
 }
 
 function factsOnly(entry: Entry): Data {
@@ -148,21 +147,20 @@ const laterSites = new Map<string, RefSite[]>();
 /**
  * The whole record, for publishing: from its parked JSON (or its file, for a record that entered
  * from memory), with its facts as resolved and its derived fields as derived, its other references
- * resolved and its own derivations done. Undefined, with a problem, if it cannot be had.
+ * resolved and its own derivations done. Undefined, with a problem, if it cannot be had. The entry
+ * keeps its facts alone: the whole record is resolved and derived beside it.
  */
 export function unpark(entry: Entry, { store, schemas, validators, problems }: Context): Data | undefined {
   const data = entry.source !== undefined ? (JSON.parse(entry.source) as Data) : reread(entry, validators, problems);
   if (!data) return undefined;
   entry.source = undefined;
-  const partial = entry.data;
-  for (const field of overlaid(entry.kind)) if (partial[field] !== undefined) data[field] = partial[field];
+  for (const field of overlaid(entry.kind)) if (entry.data[field] !== undefined) data[field] = entry.data[field];
   let sites = laterSites.get(entry.kind);
   if (!sites)
     laterSites.set(entry.kind, (sites = schemas.kinds.get(entry.kind)!.refSites.filter((s) => !overlaid(entry.kind).has(s.path[0]!))));
-  entry.data = data;
-  resolveEntry(store, sites, entry, problems);
-  deriveOwn(entry, problems, store);
-  entry.data = partial;
+  const whole = { ...entry, data };
+  resolveEntry(store, sites, whole, problems);
+  deriveOwn(whole, problems, store);
   return data;
 }
 

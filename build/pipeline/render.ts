@@ -114,7 +114,7 @@ function* recordFiles(kind: string, ctx: Publishing): Generator<OutputFile> {
       continue;
     }
     const before = problems.count;
-    const whole = entry.partial ? unpark(entry, ctx) : entry.data;
+    const whole = unpark(entry, ctx);
     if (!whole || problems.count > before) continue; // its own problems say what is wrong with it
     // Without the fields only its source has.
     const data = unpublished.length ? { ...whole } : whole;

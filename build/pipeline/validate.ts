@@ -67,7 +67,6 @@ export function remembered(file: SourceFile, known: Remembered): Checked {
       file,
       data: JSON.parse(known.facts),
       valid: true,
-      partial: true,
       facts: known.facts,
     },
   };
