@@ -300,7 +300,7 @@ async function render(ctx: Context, src: Sources, stages: Stages, checked: Check
   const resolved = changes && ctx.problems.count === 0 ? stages.derive.readBy(read!) : undefined;
   // With problems, the build goes on only to find the rest of them.
   ctx.timed('resolve', stages.resolve.resolve(store, schemas, ctx.problems, resolved));
-  ctx.timed('derive', deriveAndSettle(stages, checked, schemas, ctx.problems));
+  ctx.timed('derive', deriveAndSettle(stages, checked, ctx.problems));
   if (ctx.problems.count > 0) failWithEveryProblem({ store, schemas, validators, problems: ctx.problems }, stages);
   const live = src.seen?.manifest;
   // Records already published by this same tool were checked then; the rest are checked now.
@@ -367,20 +367,14 @@ async function check(ctx: Context, src: Sources, stages: Stages): Promise<Checke
 }
 
 /** Derives every kind a rebuild may change (every kind, in a first build) and settles them (facts.ts). */
-function deriveAndSettle(stages: Stages, { store, read, kept }: Checked, schemas: SchemaSet, problems: Problems): void {
-  const { derive, affectedKinds } = stages.derive;
-  const { settle } = stages.facts;
-  // A rebuild whose records all keep their facts derives only the kinds read again: no other
-  // record's derived fields can change, and only the records read again have them to fill in.
-  // Otherwise, every kind those kinds' facts may change.
-  const affected = read && (kept ? read : affectedKinds(read));
-  derive(store, problems, affected, kept ? (entry) => !entry.file.known : undefined);
-  const stale = settle(store, schemas, affected, kept);
-  if (stale.size > 0) {
-    // A record outside those kinds that cannot be carried over (it was read again): its kind is derived after all.
-    derive(store, problems, stale);
-    settle(store, schemas, new Set([...affected!, ...stale]));
-  }
+function deriveAndSettle(stages: Stages, { store, read, kept }: Checked, problems: Problems): void {
+  // A rebuild whose records all keep their facts derives only the kinds read again, and fills in
+  // only the records read again: no other record's derived fields can change. Otherwise, every kind
+  // those kinds' facts may change.
+  const affected = read && (kept ? read : stages.derive.affectedKinds(read));
+  const only = kept ? (entry: Entry) => !entry.file.known : undefined;
+  stages.derive.derive(store, problems, affected, only);
+  stages.facts.settle(store, affected, only);
 }
 
 /**

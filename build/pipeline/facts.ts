@@ -106,31 +106,30 @@ export function factsKept(store: Store, files: SourceFile[], memory: Map<string,
 }
 
 /**
- * Once derived: hashes every record's derived fields, and marks to be carried over each record that
- * entered from memory and whose derived fields came out as before. (Memory is of the live tree, and
- * is used only with that tree's list of files whole: each remembered record's files are in it.)
- * Given `derived`, the kinds whose fields were derived this time, every other kind's records keep
- * the derived hash they had; the kinds where one of those cannot be carried over are returned, to
- * be derived after all. With `kept` (factsKept), a remembered record's derived fields are as they
- * were, and are not hashed again.
+ * Once derived: hashes the derived fields of the records filled in (those `only` picks, of the kinds
+ * `derived`; every record without them), and marks to be carried over each record that entered from
+ * memory and whose derived fields came out as before. Every other record entered from memory (a
+ * rebuild reads again only records of the kinds it derives) and keeps the hash it had. (Memory is of
+ * the live tree, and is used only with that tree's list of files whole: each remembered record's
+ * files are in it.)
  */
-export function settle(store: Store, schemas: SchemaSet, derived?: ReadonlySet<string>, kept = false): Set<string> {
-  const stale = new Set<string>();
-  for (const kind of schemas.kinds.keys()) {
+export function settle(store: Store, derived?: ReadonlySet<string>, only?: (entry: Entry) => boolean): void {
+  for (const kind of store.kinds()) {
     const fields = crossDerived(kind);
     const fresh = !derived || derived.has(kind);
     for (const entry of store.valid(kind)) {
       const known = entry.file.known;
-      if (fresh && !(kept && known)) {
-        const values: Data = {};
-        for (const field of fields) values[field] = entry.data[field];
-        entry.derived = fields.length ? hashText(serialise(values)) : '';
-      } else entry.derived = known?.derived;
+      entry.derived = fresh && (!only || only(entry)) ? derivedHash(entry.data, fields) : known?.derived;
       entry.carry = known !== undefined && entry.derived === known.derived;
-      if (!fresh && !entry.carry) stale.add(kind);
     }
   }
-  return stale;
+}
+
+function derivedHash(data: Data, fields: string[]): string {
+  if (fields.length === 0) return '';
+  const values: Data = {};
+  for (const field of fields) values[field] = data[field];
+  return hashText(serialise(values));
 }
 
 /** What reading a parked record back needs. */
