@@ -18,18 +18,14 @@ import { readUnhashed } from './parse.ts';
 /** A file as sent to a thread. */
 export type Sent = Pick<SourceFile, 'rel' | 'abs' | 'kind' | 'stem' | 'size' | 'mtimeMs' | 'hash'>;
 
-/** What a thread found in one file. */
+/**
+ * What a thread found in one file: what `checkFile` gave, a record sent without its file, and one
+ * set aside without its facts' value (they come as JSON, parsed here).
+ */
 export interface Found {
   hash?: string;
   problems: Problem[];
-  broken?: Array<string | number>;
-  id?: number;
-  name?: string;
-  valid?: boolean;
-  /** The record as JSON, for a record that broke its schema (it is indexed, never published). */
-  data?: string;
-  source?: string;
-  facts?: string;
+  checked: Checked;
 }
 
 /**
@@ -155,10 +151,11 @@ function cached(file: SourceFile, cache: CheckedRecords | undefined): boolean {
 function accept(file: SourceFile, result: Found, problems: Problems, cache: CheckedRecords | undefined): Checked {
   file.hash = result.hash;
   for (const problem of result.problems) problems.add(problem);
-  if (result.broken) return { kind: file.kind, broken: result.broken };
-  if (result.id === undefined) return undefined;
-  const { id, name = '', valid = false, source, facts } = result;
-  if (!valid) return { entry: { kind: file.kind, id, name, file, data: JSON.parse(result.data!), valid } };
-  if (cache && result.problems.length === 0) cache.keep(file, source!);
-  return { entry: { kind: file.kind, id, name, file, data: JSON.parse(facts!), valid, source, facts } };
+  const entry = result.checked && 'entry' in result.checked ? result.checked.entry : undefined;
+  if (entry) entry.file = file;
+  if (entry?.valid) {
+    entry.data = JSON.parse(entry.facts!);
+    if (cache && result.problems.length === 0) cache.keep(file, entry.source!);
+  }
+  return result.checked;
 }

@@ -16,13 +16,11 @@ export function serve(): void {
       const file: SourceFile = { ...sent };
       const problems = new Problems();
       const checked = checkFile(file, validators, problems);
-      const result: Found = { hash: file.hash, problems: problems.list };
-      if (!checked) return result;
-      if ('broken' in checked) return { ...result, broken: checked.broken };
-      const { entry } = checked;
-      if (!entry.valid) return { ...result, id: entry.id, name: entry.name, valid: false, data: JSON.stringify(entry.data) };
-      park(entry);
-      return { ...result, id: entry.id, name: entry.name, valid: true, source: entry.source, facts: entry.facts };
+      const entry = checked && 'entry' in checked ? checked.entry : undefined;
+      if (entry?.valid) park(entry);
+      // The build's thread gives the record its file, and parses its facts from their JSON.
+      if (entry) Object.assign(entry, { file: undefined, data: entry.valid ? undefined : entry.data });
+      return { hash: file.hash, problems: problems.list, checked };
     });
     port.postMessage({ indexes, results });
   });
