@@ -42,11 +42,10 @@ export class NotUtf8 extends Error {
   readonly position: Position;
   readonly hint: string;
   constructor(bytes: Buffer) {
-    const at = firstBadByte(bytes);
+    const { at, before } = firstBadByte(bytes);
     const value = bytes[at]!;
     const byte = `0x${value.toString(16).toUpperCase().padStart(2, '0')}`;
     super(`the file is not UTF-8: byte ${byte} does not begin a UTF-8 character`);
-    const before = bytes.subarray(0, at).toString('utf8');
     this.position = positionAt(before, before.length);
     const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
     const latin1 = value >= 0xa0 ? ` (${byte} is "${String.fromCharCode(value)}" in Latin-1, the likely encoding)` : '';
@@ -54,31 +53,17 @@ export class NotUtf8 extends Error {
   }
 }
 
-/** The offset of the first byte not part of a well-formed UTF-8 sequence (Unicode's table 3-7). */
-function firstBadByte(bytes: Uint8Array): number {
-  for (let i = 0; i < bytes.length;) {
-    const [length, low, high] = sequence(bytes[i]!);
-    if (length === 0) return i;
-    for (let k = 1; k < length; k++) {
-      const c = bytes[i + k];
-      if (c === undefined || c < (k === 1 ? low : 0x80) || c > (k === 1 ? high : 0xbf)) return i;
-    }
-    i += length;
+/**
+ * The offset of the first byte of bytes that are not UTF-8, and the text before it. The decoder
+ * gives U+FFFD for each bad sequence; one the text holds as its own three bytes is passed over.
+ */
+function firstBadByte(bytes: Buffer): { at: number; before: string } {
+  const text = bytes.toString('utf8');
+  for (let i = text.indexOf('\ufffd'); ; i = text.indexOf('\ufffd', i + 1)) {
+    const before = text.slice(0, i);
+    const at = Buffer.byteLength(before);
+    if (bytes[at] !== 0xef || bytes[at + 1] !== 0xbf || bytes[at + 2] !== 0xbd) return { at, before };
   }
-  return 0;
-}
-
-/** The length of the sequence a byte begins, and the range its second byte must fall in; 0 if none. */
-function sequence(b: number): [length: number, low: number, high: number] {
-  if (b < 0x80) return [1, 0, 0];
-  if (b >= 0xc2 && b <= 0xdf) return [2, 0x80, 0xbf];
-  if (b === 0xe0) return [3, 0xa0, 0xbf];
-  if (b === 0xed) return [3, 0x80, 0x9f];
-  if (b >= 0xe1 && b <= 0xef) return [3, 0x80, 0xbf];
-  if (b === 0xf0) return [4, 0x90, 0xbf];
-  if (b >= 0xf1 && b <= 0xf3) return [4, 0x80, 0xbf];
-  if (b === 0xf4) return [4, 0x80, 0x8f];
-  return [0, 0, 0];
 }
 
 /** The text of a source file: the one held, or read again (for a problem's line number, say). */
