@@ -17,6 +17,7 @@ import { BuildFailed, Problems } from '../report/problems.ts';
 import type { Entry, Remembered, SourceFile, Store } from '../store.ts';
 import type { OutputFile } from '../output/plan.ts';
 import type { Context as RecordStage } from './facts.ts';
+import type { CheckedRecords } from './checked.ts';
 import { loadSchemas, type SchemaSet } from '../schemas/schemas.ts';
 import { keepNamesCopy, namesSchemaFiles } from '../schemas/editor-schemas.ts';
 import { compileValidators, type Validators } from '../schemas/validators.ts';
@@ -207,13 +208,9 @@ async function run(ctx: Context, writer: Writer | undefined): Promise<BuildResul
   const src: Sources = { files, seen, memory: recall(ctx, seen), keyNow, tree: undefined, writer };
   let result: BuildResult;
   try {
-    // A build that reads every file opens its tree now, before the later stages load: the folders of
-    // records by name are known from the files alone, and the writer starts on them at once (in a
-    // tree made anew; a kept tree gets a new record's folder with its files: trees.ts, `prepare`).
-    if (!src.memory && !options.check && problems.count === 0) {
-      src.tree = await openTree(ctx.outDir, seen, writer);
-      src.tree.prepare(nameDirs(files, schemaSet().schemas));
-    }
+    // A build that reads every file opens its tree now, before the later stages load: the writer
+    // starts on the folders at once.
+    if (!src.memory) await open(ctx, src, files);
     result = await compute(ctx, src);
   } catch (err) {
     await src.tree?.abort();
@@ -221,6 +218,17 @@ async function run(ctx: Context, writer: Writer | undefined): Promise<BuildResul
   }
   if (options.editorSchemas && !options.check) keepEditorSchemas(ctx, options.editorSchemas, files, keyNow ?? buildKey(ctx, files));
   return result;
+}
+
+/**
+ * Opens the tree to build, unless only checking or a problem was found, and makes the folders of
+ * `files`' records by name, known from the files alone (in a tree made anew; a kept tree gets a new
+ * record's folder with its files: trees.ts, `prepare`).
+ */
+async function open(ctx: Context, src: Sources, files: SourceFile[]): Promise<void> {
+  if (ctx.options.check || ctx.problems.count > 0) return;
+  src.tree = await openTree(ctx.outDir, src.seen, src.writer);
+  src.tree.prepare(nameDirs(files, schemaSet().schemas));
 }
 
 /**
@@ -273,7 +281,7 @@ interface Checked {
   /** Every record has the facts it had in the live tree's build (factsKept). */
   kept: boolean;
   /** Records checked before, for a build with no memory of the live tree's (checked.ts). */
-  cache: InstanceType<Stages['checked']['CheckedRecords']> | undefined;
+  cache: CheckedRecords | undefined;
 }
 
 async function compute(ctx: Context, src: Sources): Promise<BuildResult> {
@@ -327,7 +335,7 @@ async function render(ctx: Context, src: Sources, stages: Stages, checked: Check
  * first decides which files it reads again (facts.ts) and opens its tree once it knows.
  */
 async function check(ctx: Context, src: Sources, stages: Stages): Promise<Checked> {
-  const { options, problems } = ctx;
+  const { problems } = ctx;
   const { files, memory } = src;
   const set = schemaSet();
   const { schemas } = set;
@@ -337,17 +345,13 @@ async function check(ctx: Context, src: Sources, stages: Stages): Promise<Checke
   // Many files to read go to worker threads.
   const unread = files.filter((f) => !f.known && f.parsed === undefined);
   const threads = ctx.tuning.checkOnThreads ?? unread.length >= CHECK_ON_THREADS_FROM;
-  // A rebuild opens its tree once it knows which files it reads again. In a tree made anew, the
-  // folders of records by name are known from the files, and made at once; each record read is given
-  // its folder by id as soon as it reads well, for as long as no problem is found (they are removed
-  // again if one is). A kept tree gets a new record's folder with its files (trees.ts, `prepare`).
-  if (memory && !options.check && problems.count === 0) {
-    src.tree = await openTree(ctx.outDir, src.seen, src.writer);
-    src.tree.prepare(nameDirs(unread, schemas));
-  }
+  // A rebuild opens its tree once it knows which files it reads again.
+  if (memory) await open(ctx, src, unread);
   const tree = src.tree;
   // A build that cannot go by the live tree's memory takes the records checked before from the cache.
   const cache = memory ? undefined : new stages.checked.CheckedRecords(ctx.tool, schemas.kinds.size);
+  // Each record read is given its folder by id as soon as it reads well, for as long as no problem
+  // is found (they are removed again if one is).
   const prepare = (entry: Entry) => {
     if (tree && problems.count === 0) tree.prepare([apiPaths.recordDir(entry.kind, entry.id)]);
   };
