@@ -7,25 +7,29 @@ import { describe, expect, it } from 'vitest';
 import { schemaSet } from '../build/pipeline/build.ts';
 import { derivations } from '../build/pipeline/derive.ts';
 import { serialise } from '../build/pipeline/serialise.ts';
-import { factsKept, park, reuse } from '../build/pipeline/facts.ts';
+import { factsKept, reuse } from '../build/pipeline/facts.ts';
 import { formatMemory, parseMemory } from '../build/incremental/memory.ts';
 import { discover } from '../build/pipeline/discover.ts';
 import { defaultDataDir } from '../build/paths.ts';
 import { Problems } from '../build/report/problems.ts';
 import { resolve } from '../build/pipeline/resolve.ts';
 import { Store, type Data, type Entry } from '../build/store.ts';
-import { validate } from '../build/pipeline/validate.ts';
+import { validate } from '../build/pipeline/check-pool.ts';
 import { readUnhashed } from '../build/pipeline/parse.ts';
 import { readLive } from '../build/output/slots.ts';
 import { BASE, buildWorld, fixturesDir, fixtureWorld, tempDir } from './helpers.ts';
 
-/** The records of a world as their schemas leave them: checked and defaulted, not yet resolved. */
-async function checked(dataDir: string, onRecord?: (entry: Entry) => void): Promise<Store> {
+/**
+ * The records of a world as their schemas leave them: checked and defaulted, not yet resolved, and
+ * set aside with their facts alone (facts.ts), or, with `whole`, whole again.
+ */
+async function checked(dataDir: string, whole = false): Promise<Store> {
   const { schemas, validators } = schemaSet();
   const problems = new Problems();
   const files = discover(dataDir, problems);
-  const store = validate(files, schemas, validators, BASE, problems, onRecord);
+  const store = await validate(files, schemas, () => validators, BASE, problems, false);
   expect(problems.list).toEqual([]);
+  if (whole) for (const kind of store.kinds()) for (const entry of store.valid(kind)) entry.data = JSON.parse(entry.source!);
   return store;
 }
 
@@ -52,7 +56,7 @@ const worlds = [
 
 describe.each(worlds)('in %s, each derivation', (_, dataDir) => {
   it('gives the same with only the fields it declares as with whole records, and for the records picked alone', async () => {
-    const source = await checked(dataDir);
+    const source = await checked(dataDir, true);
     let compared = 0;
     for (const [key, derivation] of Object.entries(derivations)) {
       if (!derivation.run) continue;
@@ -78,7 +82,7 @@ describe.each(worlds)('in %s, each derivation', (_, dataDir) => {
 
 describe('what a build remembers', () => {
   it('reads back as written, and a damaged line reads as nothing remembered', async () => {
-    const store = await checked(path.join(fixturesDir, 'starter'), park);
+    const store = await checked(path.join(fixturesDir, 'starter'));
     const text = formatMemory(store).join('');
     const memory = parseMemory(text, 0)!;
     const records = store.kinds().flatMap((k) => store.valid(k));
@@ -120,7 +124,7 @@ describe('a rebuild', () => {
       const files = discover(data, problems, live.sources);
       readUnhashed(files);
       const read = reuse(files, memory, schemas, problems);
-      const store = validate(files, schemas, validators, BASE, problems, park);
+      const store = await validate(files, schemas, () => validators, BASE, problems, false);
       expect(problems.list).toEqual([]);
       return factsKept(store, files, memory, read);
     };

@@ -21,7 +21,7 @@ import type { CheckedRecords } from './checked.ts';
 import { loadSchemas, type SchemaSet } from '../schemas/schemas.ts';
 import { keepNamesCopy, namesSchemaFiles } from '../schemas/editor-schemas.ts';
 import { compileValidators, type Validators } from '../schemas/validators.ts';
-import { nameDirs, validate } from './validate.ts';
+import { nameDirs } from './validate.ts';
 import { Writer } from '../output/writer.ts';
 import { CHECK_ON_THREADS_FROM } from '../tuning.ts';
 
@@ -339,7 +339,7 @@ async function check(ctx: Context, src: Sources, stages: Stages): Promise<Checke
   const { files, memory } = src;
   const set = schemaSet();
   const { schemas } = set;
-  const { park, reuse, factsKept } = stages.facts;
+  const { reuse, factsKept } = stages.facts;
   // With memory, the files read again, and the kinds they (or records removed) belong to.
   const read = memory ? ctx.timed('reuse', reuse(files, memory, schemas, problems)) : undefined;
   // Many files to read go to worker threads.
@@ -355,17 +355,9 @@ async function check(ctx: Context, src: Sources, stages: Stages): Promise<Checke
   const prepare = (entry: Entry) => {
     if (tree && problems.count === 0) tree.prepare([apiPaths.recordDir(entry.kind, entry.id)]);
   };
-  const parkAndPrepare = (entry: Entry) => {
-    park(entry);
-    prepare(entry);
-  };
-  // On threads, this one compiles the validators meanwhile.
-  const store = ctx.timed(
-    'validate',
-    threads
-      ? await stages.checkPool.validateInThreads(files, schemas, () => set.validators, ctx.baseUrl, problems, prepare, cache)
-      : validate(files, schemas, set.validators, ctx.baseUrl, problems, parkAndPrepare, cache),
-  );
+  // The validators are compiled when this thread first checks a file (on threads, while they work).
+  const validate = stages.checkPool.validate(files, schemas, () => set.validators, ctx.baseUrl, problems, threads, prepare, cache);
+  const store = ctx.timed('validate', await validate);
   const kept = !!read && factsKept(store, files, memory!, read);
   return { store, read, kept, cache };
 }

@@ -1,7 +1,8 @@
-// Stage 3 on worker threads, for worlds with many files to read: each thread runs `checkFile` on a
-// share of the files and sets each record aside as JSON (facts.ts), as the build's own thread does
-// for small worlds; the build's thread indexes what they send back, in file order, so the store,
-// the problems and the output are the same as from `validate`.
+// Stage 3, every file checked and indexed: on the build's thread, or, for worlds with many files to
+// read, on worker threads, each of which runs `checkFile` on a share of the files and sets each
+// record aside as JSON (facts.ts) as the build's own thread does. The build's thread indexes what
+// comes back in file order, in the one loop either way, so the store, the problems and the output
+// are the same.
 import os from 'node:os';
 import { park } from './facts.ts';
 import type { Problem, Problems } from '../report/problems.ts';
@@ -29,23 +30,28 @@ export interface Found {
 }
 
 /**
- * Checks and indexes every file, as `validate` with `park` does, on worker threads; `onRecord` is
- * given each record read now that passed its schema, once set aside. Files parsed already, or
- * remembered, are checked on this thread; `validators` is asked for only if one needs them.
+ * Parses each file not yet parsed, checks it and indexes its record, in file order, on this thread
+ * or, with `threads`, on worker threads. Each record read now that passed its schema is set aside
+ * (facts.ts) and given to `onRecord` as soon as it has (a remembered record enters with its facts
+ * only, and is not given). `validators` is asked for only if a file is checked on this thread.
  */
-export async function validateInThreads(
+export async function validate(
   files: SourceFile[],
   schemas: SchemaSet,
   validators: () => Validators,
   baseUrl: string,
   problems: Problems,
+  threads: boolean,
   onRecord?: (entry: Entry) => void,
   cache?: CheckedRecords,
 ): Promise<Store> {
   const store = new Store(baseUrl, schemas.kinds.keys());
-  // Remembered and already parsed files, files of no kind and records the cache holds are done on this thread.
+  // On threads, remembered and already parsed files, files of no kind and records the cache holds are done on this thread.
   const here = (file: SourceFile) =>
-    file.known !== undefined || file.parsed !== undefined || !schemas.kinds.has(file.kind) || cached(file, cache);
+    !threads || file.known !== undefined || file.parsed !== undefined || !schemas.kinds.has(file.kind) || cached(file, cache);
+  // Without threads, every file is read before any is parsed: the build makes folders as records
+  // pass, and reading while the writer makes folders contends for the file system.
+  if (!threads) readUnhashed(files.filter((file) => !file.known));
   const found: Array<Found | undefined> = new Array(files.length);
   let indexed = 0;
   // Files are indexed in order as soon as what they need has come back.

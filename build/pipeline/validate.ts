@@ -1,6 +1,6 @@
 // Stage 3, validate: each source record checked against its kind's source schema, then indexed
-// by id and name. `checkFile` is the one way a file becomes a checked record, on the build's thread
-// or on a checking thread (check-pool.ts).
+// by id and name (check-pool.ts goes through the files). `checkFile` is the one way a file becomes
+// a checked record, on the build's thread or on a checking thread.
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { at, parseSource, readUnhashed } from './parse.ts';
 import { apiPaths } from '../paths.ts';
@@ -8,7 +8,7 @@ import { nearest, show } from '../report/hints.ts';
 import { fileStart, pointerOf, type Problems } from '../report/problems.ts';
 import { SLUG, type SchemaSet } from '../schemas/schemas.ts';
 import type { Validators } from '../schemas/validators.ts';
-import { Store, type Data, type Entry, type Remembered, type SourceFile } from '../store.ts';
+import type { Data, Entry, Remembered, SourceFile, Store } from '../store.ts';
 import type { CheckedRecords } from './checked.ts';
 
 /** A record's name: what its name path and its file are called. */
@@ -20,34 +20,6 @@ const slug = new RegExp(SLUG);
  */
 export function nameDirs(files: SourceFile[], schemas: SchemaSet): string[] {
   return files.filter((f) => schemas.kinds.get(f.kind)?.byName && slug.test(f.stem)).map((f) => apiPaths.recordDir(f.kind, f.stem));
-}
-
-/**
- * Parses each file not yet parsed, checks it and indexes its record. `onRecord` is given each record
- * read now that passed its schema, as soon as it has: the build sets the record aside there,
- * keeping memory low. (A remembered record enters with its facts only, and is not given.)
- */
-export function validate(
-  files: SourceFile[],
-  schemas: SchemaSet,
-  validators: Validators,
-  baseUrl: string,
-  problems: Problems,
-  onRecord?: (entry: Entry) => void,
-  cache?: CheckedRecords,
-): Store {
-  const store = new Store(baseUrl, schemas.kinds.keys());
-  // Every file is read before any is parsed: the build makes folders as records pass, and reading
-  // while the writer makes folders contends for the file system.
-  readUnhashed(files.filter((file) => !file.known));
-  for (const file of files) {
-    const checked = file.known ? remembered(file, file.known) : checkFile(file, validators, problems, cache);
-    const entry = validEntry(checked);
-    if (entry && !file.known) onRecord?.(entry);
-    index(store, checked, problems);
-  }
-  store.seal();
-  return store;
 }
 
 /** What checking a file gives: its record, or the keys it would have gone by, marked broken. */
