@@ -48,7 +48,7 @@ export async function validate(
   const store = new Store(baseUrl, schemas.kinds.keys());
   // On threads, remembered and already parsed files, files of no kind and records the cache holds are done on this thread.
   const here = (file: SourceFile) =>
-    !threads || file.known !== undefined || file.parsed !== undefined || !schemas.kinds.has(file.kind) || cached(file, cache);
+    !threads || file.known !== undefined || file.parsed !== undefined || !schemas.kinds.has(file.kind) || !!cache?.has(file);
   // Without threads, every file is read before any is parsed: the build makes folders as records
   // pass, and reading while the writer makes folders contends for the file system.
   if (!threads) readUnhashed(files.filter((file) => !file.known));
@@ -142,16 +142,6 @@ function parked(checked: Checked): Checked {
 }
 
 const sent = ({ rel, abs, kind, stem, size, mtimeMs, hash }: SourceFile): Sent => ({ rel, abs, kind, stem, size, mtimeMs, hash });
-
-/**
- * Whether the cache holds this file's record: read and hashed here to know, for a kind the cache
- * holds records of (a file the cache cannot have is left for a thread to read).
- */
-function cached(file: SourceFile, cache: CheckedRecords | undefined): boolean {
-  if (!cache?.holds(file.kind)) return false;
-  readUnhashed([file]);
-  return cache.has(file);
-}
 
 /** What a thread found, as `checkFile` would have given it on this thread (and kept in the cache as it would have). */
 function accept(file: SourceFile, result: Found, problems: Problems, cache: CheckedRecords | undefined): Checked {

@@ -11,6 +11,7 @@
 import { Cache } from '../cache.mjs';
 import { hashText } from '../hash.ts';
 import { cacheArea } from '../paths.ts';
+import { readUnhashed } from './parse.ts';
 import type { SourceFile } from '../store.ts';
 
 const FILE = 'records';
@@ -40,8 +41,9 @@ export class CheckedRecords {
     this.cache = new Cache(dir, TOOLS_KEPT * kindCount);
   }
 
-  /** The record checked before from this file's bytes (it must be read and hashed), as JSON. */
+  /** The record checked before from this file's bytes (read and hashed now, if not yet), as JSON. */
   take(file: SourceFile): string | undefined {
+    readUnhashed([file]);
     const key = keyOf(file);
     if (key === undefined) return undefined;
     const records = this.of(file.kind);
@@ -52,15 +54,16 @@ export class CheckedRecords {
     return json;
   }
 
-  /** Whether the cache holds any record of a kind. */
-  holds(kind: string): boolean {
-    return this.of(kind).found.size > 0;
-  }
-
-  /** Whether the cache holds this file's record (`take` gives it). */
+  /**
+   * Whether the cache holds this file's record (`take` gives it): the file is read and hashed to
+   * know, when the cache holds records of its kind (a file the cache cannot have is left unread).
+   */
   has(file: SourceFile): boolean {
+    const { found } = this.of(file.kind);
+    if (found.size === 0) return false;
+    readUnhashed([file]);
     const key = keyOf(file);
-    return key !== undefined && this.of(file.kind).found.has(key);
+    return key !== undefined && found.has(key);
   }
 
   /** A record checked now, with no problem, as JSON. */

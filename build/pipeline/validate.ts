@@ -2,7 +2,7 @@
 // by id and name (check-pool.ts goes through the files). `checkFile` is the one way a file becomes
 // a checked record, on the build's thread or on a checking thread.
 import type { ErrorObject } from 'ajv/dist/2020.js';
-import { at, parseSource, readUnhashed } from './parse.ts';
+import { at, parseSource } from './parse.ts';
 import { apiPaths } from '../paths.ts';
 import { nearest, show } from '../report/hints.ts';
 import { fileStart, pointerOf, type Problems } from '../report/problems.ts';
@@ -50,11 +50,8 @@ export function remembered(file: SourceFile, known: Remembered): Checked {
  * kept there, its JSON in `entry.source`.
  */
 export function checkFile(file: SourceFile, validators: Validators, problems: Problems, cache?: CheckedRecords): Checked {
-  if (cache && file.parsed === undefined) {
-    readUnhashed([file]); // its bytes are what the cache is looked up by
-    const json = cache.take(file);
-    if (json !== undefined) return { entry: checkedBefore(file, json) };
-  }
+  const json = file.parsed === undefined ? cache?.take(file) : undefined;
+  if (json !== undefined) return { entry: checkedBefore(file, json) };
   const before = problems.count;
   const checked = checkAnew(file, validators, problems);
   const entry = validEntry(checked);
