@@ -10,35 +10,24 @@ import { fileStart, type Problem, type Problems } from '../report/problems.ts';
 import type { FileList } from '../incremental/manifest.ts';
 import type { SourceFile } from '../store.ts';
 
-export const SOURCE_EXTENSIONS = ['yaml', 'yml', 'json'];
+const SOURCE_EXTENSIONS = ['yaml', 'yml', 'json'];
 const SOURCE_NAME = new RegExp(`^[^.].*\\.(${SOURCE_EXTENSIONS.join('|')})$`);
 
 /** Past this a file is refused rather than parsed: no record needs it. */
 export const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
-/** A source file as listed: `<kind>/<file>`, with its size and modification time. */
-interface Listed {
-  path: string;
-  size: number;
-  mtimeMs: number;
-}
-
 const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-/** An entry of the data folder that is not read whatever its name, and why. */
-interface Refused {
-  name: string;
-  why: string;
-}
 
 /** What an entry is: a file or a folder (a link to one inside the data folder counts as what it leads to), or why it is not read. */
 type EntryType = 'file' | 'folder' | { why: string };
 
 /** What listSources gives. */
 export interface Listing {
-  sources: Listed[];
+  /** Source files as listed: `<kind>/<file>`, with their size and modification time. */
+  sources: Array<{ path: string; size: number; mtimeMs: number }>;
   others: string[];
-  refused: Refused[];
+  /** Entries of the data folder that are not read whatever their name, and why. */
+  refused: Array<{ name: string; why: string }>;
 }
 
 /**
@@ -82,18 +71,17 @@ const linkTarget = (abs: string) => {
   }
 };
 
+const NOT_FILES = [
+  ['isFIFO', 'a FIFO (a named pipe)'],
+  ['isSocket', 'a socket'],
+  ['isCharacterDevice', 'a character device'],
+  ['isBlockDevice', 'a block device'],
+] as const;
+
 function typeOf(entry: fg.Entry['dirent'] | fs.Stats): EntryType {
   if (entry.isFile()) return 'file';
   if (entry.isDirectory()) return 'folder';
-  const what = entry.isFIFO()
-    ? 'a FIFO (a named pipe)'
-    : entry.isSocket()
-      ? 'a socket'
-      : entry.isCharacterDevice()
-        ? 'a character device'
-        : entry.isBlockDevice()
-          ? 'a block device'
-          : 'neither a file nor a folder';
+  const what = NOT_FILES.find(([is]) => entry[is]())?.[1] ?? 'neither a file nor a folder';
   return { why: `is ${what}, not a file: only regular files are read` };
 }
 
