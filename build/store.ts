@@ -76,7 +76,6 @@ export interface Entry {
 
 export class Store {
   readonly urls: Urls;
-  private readonly entries = new Map<string, Entry[]>();
   private readonly ids = new Map<string, Map<number, Entry>>();
   private readonly names = new Map<string, Map<string, Entry>>();
   /** `kind/name` of records whose own file has a problem: references to them are not reported again. */
@@ -88,7 +87,6 @@ export class Store {
   ) {
     this.urls = urls(baseUrl);
     for (const kind of kinds) {
-      this.entries.set(kind, []);
       this.ids.set(kind, new Map());
       this.names.set(kind, new Map());
     }
@@ -101,7 +99,6 @@ export class Store {
     const id = ids.get(entry.id);
     const name = names.get(entry.name);
     if (id || name) return { id, name };
-    this.entries.get(entry.kind)!.push(entry);
     ids.set(entry.id, entry);
     names.set(entry.name, entry);
     return {};
@@ -114,18 +111,20 @@ export class Store {
     return this.broken.has(`${kind}/${key}`);
   }
 
-  /** Sorts every kind by id and sets aside the valid records; call once loading is done. */
+  /** Sets aside the valid records of every kind, ordered by id; call once loading is done. */
   seal(): void {
-    for (const [kind, list] of this.entries) {
-      list.sort((a, b) => a.id - b.id);
-      const valid = list.filter((e) => e.valid);
-      this.validEntries.set(kind, valid);
+    for (const [kind, ids] of this.ids) {
+      const valid = [...ids.values()].filter((e) => e.valid);
+      this.validEntries.set(
+        kind,
+        valid.sort((a, b) => a.id - b.id),
+      );
     }
   }
   private readonly validEntries = new Map<string, Entry[]>();
 
   kinds(): string[] {
-    return [...this.entries.keys()];
+    return [...this.ids.keys()];
   }
   /** The records of a kind that passed their schema, ordered by id. */
   valid(kind: string): Entry[] {

@@ -57,19 +57,19 @@ const kindOfPath = (rel: string) => rel.split('/').at(-2) ?? '';
 export function reuse(files: SourceFile[], memory: Map<string, Remembered>, schemas: SchemaSet, problems: Problems): Set<string> {
   const remembered = files.map((f) => memory.get(f.rel));
   const changed = new Set(files.filter((f, i) => remembered[i]?.hash !== f.hash));
-  for (const file of changed) file.parsed = { value: parseSource(file, problems) };
   const moved = new Set<string>();
+  // A record renumbered, or renamed (its name is no longer its file's, which is a problem): the
+  // records that name it are read again, for the problems a clean build finds in them.
+  for (const file of changed) {
+    const now = parseSource(file, problems) as Data | undefined;
+    file.parsed = { value: now };
+    const before = memory.get(file.rel);
+    if (before && (now?.id !== before.id || now?.name !== file.stem)) moved.add(file.kind);
+  }
   // Fewer of the remembered files listed now than remembered: some were removed (or renamed).
   if (remembered.reduce((n, known) => (known ? n + 1 : n), 0) < memory.size) {
     const present = new Set(files.map((f) => f.rel));
     for (const rel of memory.keys()) if (!present.has(rel)) moved.add(kindOfPath(rel));
-  }
-  // A record renumbered, or renamed (its name is no longer its file's, which is a problem): the
-  // records that name it are read again, for the problems a clean build finds in them.
-  for (const file of changed) {
-    const before = memory.get(file.rel);
-    const now = file.parsed?.value as Data | undefined;
-    if (before && (now?.id !== before.id || now?.name !== file.stem)) moved.add(file.kind);
   }
   const referring = new Set(
     [...schemas.kinds.values()]
