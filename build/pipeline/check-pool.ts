@@ -84,16 +84,9 @@ export async function validate(
 
 /** The indexes of the files to check on threads, in chunks. */
 function chunksOf(files: SourceFile[], here: (file: SourceFile) => boolean): number[][] {
+  const indexes = [...files.keys()].filter((i) => !here(files[i]!));
   const chunks: number[][] = [];
-  let chunk: number[] = [];
-  files.forEach((file, i) => {
-    if (here(file)) return;
-    chunk.push(i);
-    if (chunk.length < CHECK_CHUNK) return;
-    chunks.push(chunk);
-    chunk = [];
-  });
-  if (chunk.length) chunks.push(chunk);
+  for (let at = 0; at < indexes.length; at += CHECK_CHUNK) chunks.push(indexes.slice(at, at + CHECK_CHUNK));
   return chunks;
 }
 
