@@ -14,10 +14,10 @@ import type { Validators } from '../schemas/validators.ts';
 import { at } from './parse.ts';
 import { serialise } from './serialise.ts';
 
-export interface EmitOptions {
+interface EmitOptions {
   pretty?: boolean;
   /** Hashes of files already published (and so already checked); only other records are checked. */
-  published?: Files;
+  published: Files;
   /**
    * On a rebuild, the kinds with a record read again or removed. Any other kind has the same
    * members: its list is the live tree's, unchanged (where `published` holds it).
@@ -32,7 +32,7 @@ export interface EmitOptions {
    * icons and sprites included), and their kinds' NDJSON files. For a rebuild whose records all keep their facts (facts.ts), where
    * every other file is the live tree's as it is (trees.ts, `publishChanges`).
    */
-  changes?: boolean;
+  changes: boolean;
 }
 
 /** A file of the live tree that stays as it is: trees.ts takes its hash from the live manifest. */
@@ -49,9 +49,9 @@ export function* outputFiles(
   schemas: SchemaSet,
   validators: Validators,
   problems: Problems,
-  options: EmitOptions = {},
+  options: EmitOptions,
 ): Generator<OutputFile> {
-  const { pretty = false, published = new Map<string, string>(), read, extra = new Map(), onRecord, changes = false } = options;
+  const { pretty = false, published, read, extra = new Map(), onRecord, changes } = options;
   const total = [...schemas.kinds.keys()].reduce((n, kind) => n + store.valid(kind).length, 0);
   const progress = { done: 0, total, onRecord };
   const ctx: Publishing = { store, schemas, validators, problems, pretty, published, read, hashes: new Map(), changes, progress };
