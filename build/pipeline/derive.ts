@@ -27,9 +27,10 @@ interface Derivation {
   own?: (entry: Entry, ctx: Context) => void;
 }
 
-const byId = (a: Entry, b: Entry) => a.id - b.id;
-
-/** For every record of `kind`, the records whose `pick(data)` refs point at it. */
+/**
+ * For every record, the records of `kind` whose `pick(data)` refs point at it. Lists made by going
+ * through `store.valid` are in id order, as it is, here and below.
+ */
 function inverse(store: Store, kind: string, pick: (data: Data) => unknown[]): Map<Entry, Entry[]> {
   const out = new Map<Entry, Entry[]>();
   for (const entry of store.valid(kind)) {
@@ -37,7 +38,6 @@ function inverse(store: Store, kind: string, pick: (data: Data) => unknown[]): M
       if (target) push(out, target, entry);
     }
   }
-  for (const list of out.values()) list.sort(byId);
   return out;
 }
 
@@ -74,7 +74,7 @@ function changesOf(kind: string, field: string, from: string, list: string, via:
         }
       }
       for (const target of filled(kind)) {
-        const all = (changes.get(target) ?? []).sort((a, b) => a.source.id - b.source.id);
+        const all = changes.get(target) ?? [];
         const shape = (some: typeof all) => some.map((c) => ({ [amount]: c.by, [from]: store.ref(c.source) }));
         target.data[field] = { decrease: shape(all.filter((c) => c.by < 0)), increase: shape(all.filter((c) => c.by > 0)) };
       }
@@ -292,9 +292,7 @@ export const derivations: Record<string, Derivation> = {
         }
       }
       for (const type of filled('type')) {
-        type.data.creature = (slots.get(type) ?? [])
-          .sort((a, b) => a.creature.id - b.creature.id)
-          .map(({ slot, creature }) => ({ slot, creature: store.ref(creature) }));
+        type.data.creature = (slots.get(type) ?? []).map(({ slot, creature }) => ({ slot, creature: store.ref(creature) }));
       }
     },
   },
