@@ -59,11 +59,12 @@ export class NotUtf8 extends Error {
  */
 function firstBadByte(bytes: Buffer): { at: number; before: string } {
   const text = bytes.toString('utf8');
-  for (let i = text.indexOf('\ufffd'); ; i = text.indexOf('\ufffd', i + 1)) {
+  for (let i = text.indexOf('\ufffd'); i >= 0; i = text.indexOf('\ufffd', i + 1)) {
     const before = text.slice(0, i);
     const at = Buffer.byteLength(before);
     if (bytes[at] !== 0xef || bytes[at + 1] !== 0xbf || bytes[at + 2] !== 0xbd) return { at, before };
   }
+  return { at: 0, before: '' }; // should `isUtf8` and the decoder ever disagree, the file's start is named
 }
 
 /** The text of a source file: the one held, or read again (for a problem's line number, say). */
