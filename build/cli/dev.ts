@@ -168,8 +168,10 @@ class DevLoop {
     if (!shown.status.ok) {
       // A build that failed while the watchers heard more, or soon after, saw a save half written:
       // it is passed over, and the build they asked for, which the requests go on waiting for, says
-      // whether the data is broken.
+      // whether the data is broken. So is one whose folder changed since it listed it, though the
+      // watchers heard nothing (see `recheck` below): it asks for that build itself.
       if (this.heard !== heard) return;
+      if (built !== '' && listing(this.dataDir) !== built) return void this.builds.run();
       const api = shown.status.served ? 'the API keeps the last good build' : 'the API has no build yet';
       console.error(`${time()} the build failed; ${api}\n${shown.status.text}`);
     }
