@@ -1,4 +1,7 @@
 // Settings read from the environment, with their defaults, in one object.
+import { UsageError } from './guard.mjs';
+
+export { UsageError };
 export const defaults = {
   baseUrl: 'http://localhost:3000',
   port: 3000,
@@ -70,8 +73,6 @@ function describeAt(raw: string, at: number): string {
   return `${NAMED[char] ?? `"${char}" (${code})`} at character ${at + 1}`;
 }
 
-/** A mistake in how the build was called, reported without a stack trace. */
-export class UsageError extends Error {}
 
 export function portFromEnv(): number {
   const port = Number(process.env.PORT ?? defaults.port);

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
 import { UsageError } from '../config.ts';
+import { MAX_FILE_BYTES } from '../guard.mjs';
 import { relativeTo } from '../paths.ts';
 import { fileStart, type Problem, type Problems } from '../report/problems.ts';
 import type { FileList } from '../incremental/manifest.ts';
@@ -13,8 +14,7 @@ import type { SourceFile } from '../store.ts';
 const SOURCE_EXTENSIONS = ['yaml', 'yml', 'json'];
 const SOURCE_NAME = new RegExp(`^[^.].*\\.(${SOURCE_EXTENSIONS.join('|')})$`);
 
-/** Past this a file is refused rather than parsed: no record needs it. */
-export const MAX_FILE_BYTES = 4 * 1024 * 1024;
+export { MAX_FILE_BYTES };
 
 const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 

@@ -16,6 +16,7 @@
 // A list the response requires may be left out of a source record; it is then empty.
 import fs from 'node:fs';
 import path from 'node:path';
+import { SLUG } from '../guard.mjs';
 import { schemasDir } from '../paths.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -26,7 +27,7 @@ export type Schema = { [key: string]: any };
  * or two (PokeAPI's `acid-downpour--physical`, `verdant-cavern--trial-site-area`), not only digits
  * (a path of digits is an id's). Nothing else a path could misread: no `/`, `\`, `.`, `%`, spaces.
  */
-export const SLUG = '^(?![0-9]+$)[a-z0-9]+(?:--?[a-z0-9]+)*$';
+export { SLUG };
 export const INT32_MAX = 2147483647;
 
 /** A place in a record that holds references: a path where '*' stands for every item or key. */
