@@ -104,6 +104,22 @@ export class Store {
     return {};
   }
 
+  /**
+   * Keeps an entry whose id or name another record holds: it is not indexed, but its references are
+   * still resolved, for their problems, and references to it by the key it does not share are not
+   * reported (its own file has the problem).
+   */
+  setApart(entry: Entry, taken: { id?: Entry; name?: Entry }): void {
+    if (!taken.id) this.markBroken(entry.kind, entry.id);
+    if (!taken.name) this.markBroken(entry.kind, entry.name);
+    if (entry.valid) this.apartEntries.push(entry);
+  }
+  /** The valid records set apart for a taken id or name, of one kind. */
+  apart(kind: string): Entry[] {
+    return this.apartEntries.filter((entry) => entry.kind === kind);
+  }
+  private readonly apartEntries: Entry[] = [];
+
   markBroken(kind: string, key: string | number): void {
     this.broken.add(`${kind}/${key}`);
   }

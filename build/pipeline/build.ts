@@ -380,7 +380,7 @@ function deriveAndSettle(stages: Stages, { store, read, kept }: Checked, problem
 function failWithEveryProblem(stage: RecordStage, stages: Stages): never {
   const { unpark } = stages.facts;
   for (const kind of stage.schemas.kinds.keys())
-    for (const entry of stage.store.valid(kind)) if (entry.source !== undefined) unpark(entry, stage);
+    for (const entry of [...stage.store.valid(kind), ...stage.store.apart(kind)]) if (entry.source !== undefined) unpark(entry, stage);
   throw new BuildFailed(stage.problems.list);
 }
 

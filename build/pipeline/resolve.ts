@@ -12,6 +12,8 @@ export function resolve(store: Store, schemas: SchemaSet, problems: Problems, ki
   for (const [kind, info] of schemas.kinds) {
     if (kinds && !kinds.has(kind)) continue;
     for (const entry of store.valid(kind)) resolveEntry(store, info.refSites, entry, problems);
+    // A record whose id or name another holds is not published, but its references are read for their problems.
+    for (const entry of store.apart(kind)) resolveEntry(store, info.refSites, entry, problems);
   }
 }
 

@@ -124,6 +124,7 @@ export function index(store: Store, checked: Checked, problems: Problems): void 
   const clash = store.add(entry);
   if (clash.id) reportClash(problems, 'id', entry, clash.id, (e) => `id ${e.id}`);
   if (clash.name) reportClash(problems, 'name', entry, clash.name, (e) => `name "${e.name}"`);
+  if (clash.id || clash.name) store.setApart(entry, clash);
 }
 
 function reportClash(problems: Problems, field: 'id' | 'name', entry: Entry, first: Entry, what: (e: Entry) => string): void {
