@@ -122,7 +122,7 @@ describe('source format', () => {
       if (!node || typeof node !== 'object') return;
       for (const [name, sub] of Object.entries<any>(node.properties ?? {})) {
         const mode = sub['x-source'];
-        const completed = mode === 'omit' || typeof mode === 'object' || (mode === 'optional' && !('default' in sub));
+        const completed = mode === 'omit' || sub['x-inverse'] || typeof mode === 'object' || (mode === 'optional' && !('default' in sub));
         if (completed && !omitted.includes(`${kind}.${name}`)) omitted.push(`${kind}.${name}`);
         walk(sub, kind);
       }

@@ -18,7 +18,7 @@ import type { Entry, Remembered, SourceFile, Store } from '../store.ts';
 import type { OutputFile } from '../output/plan.ts';
 import type { Context as RecordStage } from './facts.ts';
 import type { CheckedRecords } from './checked.ts';
-import { loadSchemas, type SchemaSet } from '../schemas/schemas.ts';
+import { projectSchemas, type SchemaSet } from '../schemas/schemas.ts';
 import { keepNamesCopy, namesSchemaFiles } from '../schemas/editor-schemas.ts';
 import { compileValidators, type Validators } from '../schemas/validators.ts';
 import { nameDirs } from './validate.ts';
@@ -89,11 +89,10 @@ export interface BuildResult {
   stages: Record<string, number>;
 }
 
-let loaded: SchemaSet | undefined;
 let compiled: Validators | undefined;
 /** The schemas are read once per process, and compiled once, when a build first checks records. */
 export function schemaSet(): { schemas: SchemaSet; readonly validators: Validators } {
-  const schemas = (loaded ??= loadSchemas());
+  const schemas = projectSchemas();
   return {
     schemas,
     get validators() {

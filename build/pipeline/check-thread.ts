@@ -2,7 +2,7 @@
 import { parentPort } from 'node:worker_threads';
 import { park } from './facts.ts';
 import { Problems } from '../report/problems.ts';
-import { loadSchemas } from '../schemas/schemas.ts';
+import { projectSchemas } from '../schemas/schemas.ts';
 import { compileValidators } from '../schemas/validators.ts';
 import type { Found, Sent } from './check-pool.ts';
 import type { SourceFile } from '../store.ts';
@@ -10,7 +10,7 @@ import { checkFile } from './validate.ts';
 
 export function serve(): void {
   const port = parentPort!;
-  const validators = compileValidators(loadSchemas());
+  const validators = compileValidators(projectSchemas());
   port.on('message', ({ indexes, files }: { indexes: number[]; files: Sent[] }) => {
     const results = files.map((sent): Found => {
       const file: SourceFile = { ...sent };

@@ -1,9 +1,12 @@
 // Stage 5, derive: fill in what the API states twice but an author writes once. `derivations` is the whole
-// list, by kind and field, and a test holds it to the schemas' `x-source` annotations. Each one
-// names the fields of records it reads (`reads`): given only those fields of every record, it
-// comes out the same — which is what lets a rebuild leave unchanged records unread (facts.ts), and
-// a test holds each derivation to its word.
+// list, by kind and field: those written here, and the inverse lists the schemas declare
+// (`x-inverse`), so that a kind of one's own needs no code. A test holds it to the schemas'
+// annotations. Each one names the fields of records it reads (`reads`): given only those fields of
+// every record, it comes out the same — which is what lets a rebuild leave unchanged records unread
+// (facts.ts), and a test holds each derivation to its word.
 import { pointerOf, type Problems } from '../report/problems.ts';
+import { projectSchemas, type SchemaSet } from '../schemas/schemas.ts';
+import { UsageError } from '../guard.mjs';
 import { FORM_SPRITE_KEYS, formSprites, OTHER_SPRITE_SETS, OTHER_SPRITES_NEVER, typeIcons } from '../site/sprites.ts';
 import type { Data, Entry, Store } from '../store.ts';
 import { at } from './parse.ts';
@@ -47,7 +50,7 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
-/** `target.field` lists, as NamedRefs, the records of `from` whose `via` field points at it. */
+/** `target.field` lists, as NamedRefs, the records of `from` whose `via` field points at it (`x-inverse`). */
 function simpleInverse(kind: string, field: string, from: string, via: string): Derivation {
   return {
     reads: { [from]: [via] },
@@ -278,7 +281,8 @@ function creatureSprites(store: Store, form: Entry | undefined): Data {
 
 // --- the derivations, by kind and field --------------------------------------------------------
 
-export const derivations: Record<string, Derivation> = {
+/** The derivations written here: those that are more than a list of the records pointing at one. */
+const written: Record<string, Derivation> = {
   'type.damage_relations': { reads: chartReads, run: damageRelations },
   'type.past_damage_relations': { reads: chartReads }, // computed with damage_relations: one chart, one pass
   'type.creature': {
@@ -296,7 +300,6 @@ export const derivations: Record<string, Derivation> = {
       }
     },
   },
-  'type.moves': simpleInverse('type', 'moves', 'move', 'type'),
   'type.sprites': {
     reads: { type: ['generation'], 'version-group': ['generation'] },
     run: ({ store, filled }) => {
@@ -375,7 +378,6 @@ export const derivations: Record<string, Derivation> = {
       }
     },
   },
-  'gender.required_for_evolution': simpleInverse('gender', 'required_for_evolution', 'creature-species', 'gender_required_to_evolve'),
   'stat.affecting_moves': changesOf('stat', 'affecting_moves', 'move', 'stat_changes', 'stat', 'change'),
   'stat.affecting_natures': {
     reads: { nature: ['increased_stat', 'decreased_stat'] },
@@ -392,7 +394,6 @@ export const derivations: Record<string, Derivation> = {
       }
     },
   },
-  'stat.affecting_items': simpleInverse('stat', 'affecting_items', 'item', 'affected_stats'),
   'stat.characteristics': {
     reads: { characteristic: ['highest_stat'] },
     run: ({ store, filled }) => {
@@ -402,10 +403,6 @@ export const derivations: Record<string, Derivation> = {
       }
     },
   },
-  'generation.version_groups': simpleInverse('generation', 'version_groups', 'version-group', 'generation'),
-  'version-group.versions': simpleInverse('version-group', 'versions', 'version', 'version_group'),
-  'move-damage-class.moves': simpleInverse('move-damage-class', 'moves', 'move', 'damage_class'),
-  'creature.forms': simpleInverse('creature', 'forms', 'creature-form', 'creature'),
   'creature.is_default': {
     reads: { creature: ['species', 'is_default'] },
     run: ({ store, filled }) => {
@@ -437,8 +434,24 @@ export const derivations: Record<string, Derivation> = {
       }
     },
   },
-  'location.areas': simpleInverse('location', 'areas', 'location-area', 'location'),
 };
+
+/** The inverse lists the schemas declare, by kind and field; a list both declared and written here is refused. */
+function declared(schemas: SchemaSet): Record<string, Derivation> {
+  const out: Record<string, Derivation> = {};
+  for (const info of schemas.kinds.values()) {
+    for (const { field, from, via } of info.inverses) {
+      const key = `${info.kind}.${field}`;
+      if (written[key])
+        throw new UsageError(`schemas/${info.kind}.json: ${field} is derived by the build's own code; it takes no x-inverse`);
+      out[key] = simpleInverse(info.kind, field, from, via);
+    }
+  }
+  return out;
+}
+
+/** Every derivation, by kind and field: the project's schemas are read once per process. */
+export const derivations: Record<string, Derivation> = { ...written, ...declared(projectSchemas()) };
 
 const kindOf = (key: string) => key.slice(0, key.indexOf('.'));
 

@@ -13,10 +13,13 @@
 //                        but it is never published: the source schema has it, the response schema,
 //                        the published schemas, the types and the OpenAPI document do not
 //   x-lookup: ["id"]     (root) the record is published by id only; default is by id and by name
+//   x-inverse: {kind, field}  (a record's top-level list of references) derived: the records of KIND
+//                        whose top-level FIELD (a reference, or a list of them) points at this one,
+//                        in id order. Like x-source "omit", the author never writes it
 // A list the response requires may be left out of a source record; it is then empty.
 import fs from 'node:fs';
 import path from 'node:path';
-import { SLUG } from '../guard.mjs';
+import { SLUG, UsageError } from '../guard.mjs';
 import { schemasDir } from '../paths.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -52,6 +55,15 @@ export interface KindInfo {
   derived: string[];
   /** Top-level fields only the source has (`x-source: "only"`): read by derivations, never published. */
   unpublished: string[];
+  /** Top-level lists the build fills in with the records pointing at this one (`x-inverse`). */
+  inverses: Inverse[];
+}
+
+/** A list of the records of kind `from` whose field `via` points at the record holding the list, in its `field`. */
+export interface Inverse {
+  field: string;
+  from: string;
+  via: string;
 }
 
 export interface SchemaSet {
@@ -68,7 +80,17 @@ export function loadSchemas(): SchemaSet {
   }
   // Checked on the documents as written: inlining only copies their nodes, so a mark it brings is one checked here.
   for (const [id, doc] of written) assertOnlyAtTop(id, doc, true);
-  const documents = new Map([...written].map(([id, doc]) => [id, published(doc, fieldsMarked(doc, 'only'))]));
+  const kinds = kindInfos(written);
+  for (const info of kinds.values()) for (const inverse of info.inverses) assertInverse(kinds, info, inverse);
+  return { documents: new Map([...written].map(([id, doc]) => [id, published(doc, fieldsMarked(doc, 'only'))])), kinds };
+}
+
+/** The project's schemas, read once per process: the build's, its threads' and its derivations'. */
+export const projectSchemas = (): SchemaSet => (project ??= loadSchemas());
+let project: SchemaSet | undefined;
+
+/** What the build knows of each kind, from the schema documents as written. */
+function kindInfos(written: Map<string, Schema>): Map<string, KindInfo> {
   const kinds = new Map<string, KindInfo>();
   for (const [id, doc] of written) {
     if (id === 'common.json') continue;
@@ -76,6 +98,9 @@ export function loadSchemas(): SchemaSet {
     // The source format and the places of references come from every field, published or not.
     const whole = inline(written, id, doc);
     const unpublished = fieldsMarked(doc, 'only');
+    const inverses = Object.entries((doc.properties ?? {}) as Schema)
+      .filter(([, s]) => s['x-inverse'])
+      .map(([field, s]) => ({ field, from: s['x-inverse'].kind, via: s['x-inverse'].field }));
     kinds.set(kind, {
       kind,
       title: doc.title,
@@ -83,11 +108,29 @@ export function loadSchemas(): SchemaSet {
       source: sourceSchema(whole),
       refSites: refSites(whole),
       byName: !(doc['x-lookup'] && !doc['x-lookup'].includes('name')),
-      derived: fieldsMarked(doc, 'omit'),
+      derived: [...new Set([...fieldsMarked(doc, 'omit'), ...inverses.map((i) => i.field)])],
       unpublished,
+      inverses,
     });
   }
-  return { documents, kinds };
+  return kinds;
+}
+
+/**
+ * An inverse list names a kind and one of that kind's top-level fields that refers to this kind (a
+ * reference or a list of them), and holds references to that kind: a schema that says otherwise is
+ * refused, naming the list, before any record is read.
+ */
+function assertInverse(kinds: Map<string, KindInfo>, info: KindInfo, { field, from, via }: Inverse): void {
+  const where = `schemas/${info.kind}.json: the x-inverse of ${field}`;
+  const source = kinds.get(from);
+  if (!source) throw new UsageError(`${where} names the kind "${from}", which has no schema`);
+  const top = (site: RefSite) => site.path[0] === via && (site.path.length === 1 || (site.path.length === 2 && site.path[1] === '*'));
+  if (!source.refSites.some((site) => top(site) && kindsOf(site).includes(info.kind)))
+    throw new UsageError(`${where}: ${from}.${via} is not a reference to a ${info.kind}, nor a list of them`);
+  const list = info.response.properties?.[field];
+  if (list?.type !== 'array' || list.items?.['x-ref'] !== from)
+    throw new UsageError(`${where}: the list's items must be references to a ${from} ("x-ref": "${from}")`);
 }
 
 /** The top-level fields whose `x-source` is `mode`. */
@@ -110,6 +153,7 @@ function assertOnlyAtTop(docId: string, node: any, top: boolean): void {
     if (key === 'properties' && value && typeof value === 'object') {
       for (const [name, sub] of Object.entries(value as Schema)) {
         if (!top && sub?.['x-source'] === 'only') throw new Error(`schema ${docId}: x-source "only" is for a record's top-level fields (${name})`);
+        if (!top && sub?.['x-inverse']) throw new UsageError(`schemas/${docId}: x-inverse is for a record's top-level lists (${name})`);
         assertOnlyAtTop(docId, sub, false);
       }
     } else assertOnlyAtTop(docId, value, false);
@@ -208,7 +252,7 @@ function toSource(node: Schema): Schema {
       const pick: string[] | undefined = node['x-source']?.pick;
       for (const [name, sub] of Object.entries(value as Schema)) {
         const mode = sub['x-source'];
-        if ((pick && !pick.includes(name)) || mode === 'omit') {
+        if ((pick && !pick.includes(name)) || mode === 'omit' || sub['x-inverse']) {
           required.delete(name);
           continue;
         }
