@@ -22,6 +22,8 @@ Options:
   --pretty         indent the published JSON
   --plain          write the output as a plain folder, not a link to the latest of two
                    trees (for a host to publish from a fresh checkout; rebuilds start over)
+  --github-pages   --plain, with each folder's index.json copied to index.html, the only
+                   file GitHub Pages answers a folder with (hosts/README.md)
   --report FORMAT  how problems are reported: text (default), json, or github
                    (GitHub workflow commands: annotations on the offending lines)
   -h, --help       show this help
@@ -92,6 +94,7 @@ export async function main(argv: string[]): Promise<number> {
       check: { type: 'boolean', default: false },
       pretty: { type: 'boolean', default: false },
       plain: { type: 'boolean', default: false },
+      'github-pages': { type: 'boolean', default: false },
       report: { type: 'string', default: 'text' },
     },
     HELP,
@@ -111,7 +114,8 @@ export async function main(argv: string[]): Promise<number> {
       outDir: args.out ? path.resolve(args.out) : undefined,
       check: args.check,
       pretty: args.pretty,
-      plain: args.plain,
+      plain: args.plain || args['github-pages'],
+      githubPages: args['github-pages'],
     });
     progress?.stop();
     if (args.report === 'json') console.log(JSON.stringify({ ok: true, ...result, problems: [] }, null, 2));

@@ -13,7 +13,10 @@ export interface OutputFile {
   carried?: true;
   /** hashBody(body), when the caller has it already. */
   hash?: string;
-  /** The path emitted just before this one, holding the same bytes (a record's id path): linked to it. */
+  /**
+   * The path emitted just before this one, holding the same bytes (a record's id path): linked to it.
+   * Given without `body` or `hash`, the file is that one's copy under another name.
+   */
   sameAs?: string;
   /** A file made of other files of the tree, one a line (`Join`); `hash` is then `joinedHash` of theirs. */
   join?: Join;
@@ -140,7 +143,8 @@ export interface Before {
 export function planFile(file: OutputFile, before: Before, last: Planned | undefined): Planned {
   const line = before.live ? before.live.indexOf(file.rel) : -1;
   const was = line < 0 ? undefined : before.live!.hash(line);
-  const hash = file.hash ?? (file.carried ? was : hashBody(file.body!));
+  const copy = file.body === undefined && !file.carried && file.sameAs !== undefined && file.sameAs === last?.rel;
+  const hash = file.hash ?? (copy ? last!.hash : file.carried ? was : hashBody(file.body!));
   if (hash === undefined) throw lacking(file.rel);
   const planned: Planned = { rel: file.rel, hash, was, line, op: undefined };
   if (before.existing.get(file.rel, was) === hash) return planned;

@@ -23,6 +23,7 @@ import { keepNamesCopy, namesSchemaFiles } from '../schemas/editor-schemas.ts';
 import { compileValidators, type Validators } from '../schemas/validators.ts';
 import { nameDirs } from './validate.ts';
 import { Writer } from '../output/writer.ts';
+import { withPagesIndexes } from '../output/pages.ts';
 import { CHECK_ON_THREADS_FROM } from '../tuning.ts';
 
 /**
@@ -51,6 +52,8 @@ export interface BuildOptions {
   pretty?: boolean;
   /** Leave the output as a plain folder rather than a link to one of two trees (for deploys). */
   plain?: boolean;
+  /** With `plain`, write beside each folder's `index.json` an `index.html` of the same bytes, the only index GitHub Pages serves. */
+  githubPages?: boolean;
   /**
    * A folder to keep the editors' copy of the source schemas in, offering the names of the records
    * built (editor-schemas.ts): written after a successful build, the files whose bytes changed only.
@@ -411,6 +414,7 @@ async function publish(
       records: counts(store),
       memory: formatMemory(store),
     });
-  const result = ctx.timed('write', await tree.commit(built, output, { plain: options.plain, changes }));
+  const files = options.githubPages ? withPagesIndexes(output) : output;
+  const result = ctx.timed('write', await tree.commit(built, files, { plain: options.plain, changes }));
   return { ...result, unchanged: result.unchanged ?? result.files - result.written - result.linked };
 }
