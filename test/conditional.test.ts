@@ -1,9 +1,14 @@
 // Conditional requests as browsers and CDNs send them (RFC 9110 §13.1.2), to the real server: a
 // 304 when any tag named matches by weak comparison, or for `*`, carrying the ETag and
-// Cache-Control the 200 would; pages of a list are tagged and answered the same way.
+// Cache-Control the 200 would; pages of a list are tagged and answered the same way. Ranges as a
+// resumed download asks for them (§14.2, §13.1.5): a part only of the version If-Range names, a
+// 416 past the end.
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { noneMatchHits } from '../build/site/paging.ts';
-import { rawRequest, servedStarterWorld } from './helpers.ts';
+import { ifRangeHolds } from '../build/site/serve.ts';
+import { buildWorld, fixtureWorld, rawRequest, serve, servedStarterWorld } from './helpers.ts';
 
 const world = servedStarterWorld();
 
@@ -69,14 +74,119 @@ describe('If-None-Match', () => {
     expect((await get(pages[0]!)).headers.etag).toBe((await get(pages[0]!)).headers.etag);
   });
 
-  it('leaves a range request, a missing file and a refused path as they were', async () => {
+  it('answers a range request with a matching If-None-Match by 304, and leaves a missing file and a refused path as they were', async () => {
     const full = await get('/api/v2/type/all.ndjson');
     const range = await get('/api/v2/type/all.ndjson', { Range: 'bytes=0-9' });
     expect([range.status, range.body]).toEqual([206, full.body.slice(0, 10)]);
+    const notModified = await get('/api/v2/type/all.ndjson', { Range: 'bytes=0-9', 'If-None-Match': full.headers.etag! });
+    expect([notModified.status, notModified.body]).toEqual([304, '']);
     for (const p of ['/api/v2/type/9999/', '/api/v2/../../package.json']) {
       const missing = await get(p, { 'If-None-Match': '*' });
       expect([missing.status, JSON.parse(missing.body)], p).toEqual([404, { detail: 'Not found.' }]);
     }
+  });
+});
+
+const NDJSON = '/api/v2/type/all.ndjson';
+
+describe('Range and If-Range', () => {
+  it('answers a range with 206 when If-Range names the file as it is, or is not sent', async () => {
+    for (const p of [NDJSON, '/api/v2/type/fire/']) {
+      const full = await get(p);
+      const { etag } = full.headers;
+      for (const ifRange of [{}, { 'If-Range': etag! }]) {
+        const part = await get(p, { Range: 'bytes=0-9', ...ifRange });
+        const where = `${p} ${JSON.stringify(ifRange)}`;
+        expect([part.status, part.body], where).toEqual([206, full.body.slice(0, 10)]);
+        expect(part.headers['content-range'], where).toBe(`bytes 0-9/${Buffer.byteLength(full.body)}`);
+        expect(part.headers.etag, where).toBe(etag);
+      }
+    }
+  });
+
+  it('answers a range whose If-Range names another version, a weak tag or a date with 200 and the whole file', async () => {
+    for (const p of [NDJSON, '/api/v2/type/fire/']) {
+      const full = await get(p);
+      const { etag } = full.headers;
+      for (const ifRange of [
+        '"another-build"',
+        `W/${etag}`,
+        etag!.slice(0, -2) + '"',
+        'Thu, 01 Jan 1970 00:00:00 GMT',
+        new Date().toUTCString(),
+      ]) {
+        for (const range of ['bytes=0-9', 'bytes=5-', 'bytes=-3']) {
+          const answer = await get(p, { Range: range, 'If-Range': ifRange });
+          const where = `${p} Range: ${range} If-Range: ${ifRange}`;
+          expect([answer.status, answer.body], where).toEqual([200, full.body]);
+          expect(answer.headers['content-range'], where).toBeUndefined();
+          expect(answer.headers.etag, where).toBe(etag);
+        }
+      }
+    }
+  });
+
+  it('gives a download resumed after a rebuild the new file whole, not the old start joined to the new end', async () => {
+    const world = await fixtureWorld();
+    await buildWorld({ dataDir: world.data, outDir: world.out });
+    const server = await serve(world.out);
+    try {
+      const before = await rawRequest(server.url, NDJSON);
+      const fire = path.join(world.data, 'type', 'fire.yaml');
+      await fs.writeFile(fire, (await fs.readFile(fire, 'utf8')).replace('name: Feu', 'name: Flamme'));
+      await buildWorld({ dataDir: world.data, outDir: world.out });
+      const after = await fs.readFile(path.join(world.out, 'api/v2/type/all.ndjson'), 'utf8');
+      expect(after).not.toBe(before.body);
+      const half = Buffer.byteLength(before.body) >> 1;
+      const resumed = await rawRequest(server.url, NDJSON, 'GET', { Range: `bytes=${half}-`, 'If-Range': before.headers.etag! });
+      expect([resumed.status, resumed.body]).toEqual([200, after]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('answers a range past the end with 416, Content-Range bytes */size and the JSON error, not the file', async () => {
+    for (const p of [NDJSON, '/api/v2/type/fire/']) {
+      const full = await get(p);
+      const size = Buffer.byteLength(full.body);
+      for (const range of [`bytes=${size}-`, `bytes=${size + 10}-${size + 20}`]) {
+        const answer = await get(p, { Range: range });
+        const where = `${p} Range: ${range}`;
+        expect(answer.status, where).toBe(416);
+        expect(answer.headers['content-range'], where).toBe(`bytes */${size}`);
+        expect(answer.headers['content-type'], where).toMatch(/^application\/json/);
+        expect(JSON.parse(answer.body), where).toEqual({ detail: 'Range not satisfiable.' });
+        expect(answer.headers['access-control-allow-origin'], where).toBe('*');
+      }
+      // If-Range naming another version asks for the whole file, which is there.
+      const other = await get(p, { Range: `bytes=${size}-`, 'If-Range': '"another-build"' });
+      expect([other.status, other.body], p).toEqual([200, full.body]);
+    }
+  });
+
+  it('answers HEAD, a unit other than bytes and several ranges with the whole file', async () => {
+    const full = await get(NDJSON);
+    const head = await get(NDJSON, { Range: 'bytes=0-9' }, 'HEAD');
+    expect([head.status, head.body, head.headers['content-range']]).toEqual([200, '', undefined]);
+    for (const range of ['items=0-1', 'bytes=0-1,4-5', 'bytes=0-1, 2-3']) {
+      const answer = await get(NDJSON, { Range: range });
+      expect([answer.status, answer.body, answer.headers['content-range']], range).toEqual([200, full.body, undefined]);
+    }
+    const upper = await get(NDJSON, { Range: 'Bytes=0-9' });
+    expect([upper.status, upper.body]).toEqual([206, full.body.slice(0, 10)]);
+  });
+});
+
+describe('ifRangeHolds', () => {
+  it('holds without If-Range, or for the very tag compared strongly; never for a weak tag or a date', () => {
+    expect(ifRangeHolds(undefined, '"x"')).toBe(true);
+    expect(ifRangeHolds('"x"', '"x"')).toBe(true);
+    expect(ifRangeHolds('W/"x"', '"x"')).toBe(false);
+    expect(ifRangeHolds('W/"x"', 'W/"x"')).toBe(false);
+    expect(ifRangeHolds('"y"', '"x"')).toBe(false);
+    expect(ifRangeHolds('"x", "y"', '"x"')).toBe(false);
+    expect(ifRangeHolds('Thu, 01 Jan 1970 00:00:00 GMT', '"x"')).toBe(false);
+    expect(ifRangeHolds('"x"', '')).toBe(false);
   });
 });
 

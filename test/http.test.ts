@@ -110,4 +110,30 @@ describe('HTTP', () => {
     expect(preflight.status).toBe(204);
     expect(preflight.headers['access-control-allow-origin']).toBe('*');
   });
+
+  it('tells browsers not to sniff the type of any answer, whatever its status', async () => {
+    const etag = (await raw('/api/v2/type/1/')).headers.etag!;
+    const pageTag = (await raw('/api/v2/type/?limit=2')).headers.etag!;
+    const asked: [string, string, Record<string, string>, number][] = [
+      ['/api/v2/type/1/', 'GET', {}, 200],
+      ['/api/v2/type/1/', 'HEAD', {}, 200],
+      ['/api/v2/type/all.ndjson', 'GET', { Range: 'bytes=0-9' }, 206],
+      ['/api/v2/type/all.ndjson', 'GET', { Range: 'bytes=0-9', 'If-Range': '"another-build"' }, 200],
+      ['/api/v2/type/1/', 'GET', { 'If-None-Match': etag }, 304],
+      ['/api/v2/type/?limit=2', 'GET', {}, 200],
+      ['/api/v2/type/?limit=2', 'GET', { 'If-None-Match': pageTag }, 304],
+      ['/api/v2/type/9999/', 'GET', {}, 404],
+      ['/../secret.txt', 'GET', {}, 404],
+      ['/api/v2/type/1/', 'POST', {}, 405],
+      ['/api/v2/type/1/', 'GET', { Range: 'bytes=999999-' }, 416],
+      ['/api/v2/type/1/', 'OPTIONS', { Origin: 'http://example.org', 'Access-Control-Request-Method': 'GET' }, 204],
+      ['/', 'GET', {}, 200], // the explorer page
+    ];
+    for (const [p, method, headers, status] of asked) {
+      const res = await raw(p, method, headers);
+      const where = `${method} ${p} ${JSON.stringify(headers)}`;
+      expect(res.status, where).toBe(status);
+      expect(res.headers['x-content-type-options'], where).toBe('nosniff');
+    }
+  });
 });

@@ -134,6 +134,12 @@ export async function pageFor(url: URL, read: (rel: string) => Promise<string | 
  */
 export const PAGE_CACHE_CONTROL = 'public, max-age=300';
 
+/** Every answer's type is the one it is given: a browser is not to guess another from its bytes (JSON read as a page). */
+export const NOSNIFF = { 'X-Content-Type-Options': 'nosniff' } as const;
+
+/** The headers every answer of the API carries, on every host: any origin may read it, and its type is as given. */
+export const EVERY_ANSWER = { 'Access-Control-Allow-Origin': '*', ...NOSNIFF } as const;
+
 /** What a request for a page is answered: a 200 with the page, or a 304 (both with the page's ETag), with no body for HEAD. */
 export interface PageAnswer {
   status: 200 | 304;
@@ -172,7 +178,7 @@ export async function pageAnswer(
   const body = await pageFor(request.url, read);
   if (body === undefined) return undefined;
   const etag = await etagOf(body);
-  const headers = { 'Access-Control-Allow-Origin': '*', 'Cache-Control': listCacheControl() ?? PAGE_CACHE_CONTROL, ETag: etag };
+  const headers = { ...EVERY_ANSWER, 'Cache-Control': listCacheControl() ?? PAGE_CACHE_CONTROL, ETag: etag };
   if (noneMatchHits(request.ifNoneMatch, etag)) return { status: 304, headers, body: null };
   return {
     status: 200,
