@@ -57,9 +57,9 @@ export async function npmStartExit(env: NodeJS.ProcessEnv): Promise<{ code: numb
   return { code, output: run.output() };
 }
 
-/** `npm run dev` over `dataDir` on a free loopback port; resolves once it says where. */
-export async function npmRunDev(dataDir: string): Promise<ServerProcess> {
-  const run = launch(['dev', '--data', dataDir, '--port', '0', '--host', '127.0.0.1'], {});
+/** `npm run dev` over `dataDir` on a free loopback port, with `env`; resolves once it says where. */
+export async function npmRunDev(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
+  const run = launch(['dev', '--data', dataDir, '--port', '0', '--host', '127.0.0.1'], env);
   const ready = /explorer at (\S+)\//;
   await until(async () => ready.test(run.output()), 120_000, run.output);
   const url = ready.exec(run.output())![1]!;

@@ -10,8 +10,9 @@ import { createServer as createViteServer, type Plugin, type ViteDevServer } fro
 import { build } from '../pipeline/build.ts';
 import { listSources, type Listing } from '../pipeline/discover.ts';
 import { UsageError } from '../config.ts';
-import { defaultDataDir, projectRoot } from '../paths.ts';
+import { defaultDataDir, NOT_FOUND_BODY, projectRoot } from '../paths.ts';
 import { BuildFailed, formatProblems } from '../report/problems.ts';
+import { NOSNIFF } from '../site/paging.ts';
 import { listen, requestHandler } from '../site/serve.ts';
 import { openTree } from '../output/trees.ts';
 import { editorSchemasFor } from '../schemas/editor-schemas.ts';
@@ -40,6 +41,13 @@ interface DevOptions {
 }
 
 const API_PATHS = /^\/(api\/|sprites\/|schema\/|404\.json$)/;
+/**
+ * vite's editor launcher: it would start the user's editor on any file a page of any origin names.
+ * It is taken out of vite's middlewares, and its path, matched as they match it (any case, any
+ * path under it), is the API's 404.
+ */
+const EDITOR_LAUNCHER = '/__open-in-editor';
+const EDITOR_PATHS = /^\/__open-in-editor(?:[/.]|$)/i;
 
 function sendJson(res: http.ServerResponse, status: number, body: unknown) {
   res.statusCode = status;
@@ -114,7 +122,12 @@ class DevLoop {
         plugins: [this.plugin()],
       });
       this.vite = vite;
-      this.server.on('request', vite.middlewares);
+      vite.middlewares.stack = vite.middlewares.stack.filter((layer) => layer.route !== EDITOR_LAUNCHER);
+      // Every answer, vite's own included, has its type taken as given, never guessed from its bytes.
+      this.server.on('request', (req, res) => {
+        for (const [name, value] of Object.entries(NOSNIFF)) res.setHeader(name, value);
+        vite.middlewares(req, res);
+      });
       if (this.stopping) return;
       this.url = await listenOn(this.server, this.options.port, this.options.host ?? 'localhost');
       this.server.on('error', (err) => this.onServerError(err));
@@ -262,7 +275,7 @@ class DevLoop {
   /** The API's answer from the tree shown now: the local server's own rules (CORS, JSON 404, rewrites). */
   private serveApi(req: http.IncomingMessage, res: http.ServerResponse): void {
     const tree = this.shown.tree;
-    if (!tree) return sendJson(res, 404, { detail: 'Not found.' }); // no good build yet
+    if (!tree) return sendJson(res, 404, NOT_FOUND_BODY); // no good build yet
     let api = this.apis.get(tree);
     if (!api) this.apis.set(tree, (api = requestHandler(tree)));
     api(req, res);
@@ -278,6 +291,7 @@ class DevLoop {
       configureServer: (server) => {
         server.middlewares.use((req, res, next) => {
           const pathname = (req.url ?? '/').split('?')[0]!;
+          if (EDITOR_PATHS.test(new URL(req.url ?? '/', 'http://localhost').pathname)) return sendJson(res, 404, NOT_FOUND_BODY);
           if (pathname === STATUS_PATH) return sendJson(res, 200, this.shown.status);
           if (!API_PATHS.test(pathname)) return next();
           if (this.pending) void this.pending.then(() => this.serveApi(req, res));
