@@ -16,6 +16,7 @@ import { pagesModel } from './pages-model.ts';
 
 /** A project site is served below the repository's name. */
 const REPOSITORY = '/creatures';
+const MARKUP = 'Fire <img src=x onerror="alert(1)"> & <script>alert(2)</script>';
 
 let out: string;
 let site: { url: string; close: () => Promise<void> };
@@ -28,6 +29,9 @@ const onDisk = (rel: string) => JSON.parse(fs.readFileSync(path.join(out, rel), 
 beforeAll(async () => {
   const world = await fixtureWorld();
   out = world.out;
+  // Text from the data that a browser would read as markup, in a record Pages sends as text/html.
+  const fire = path.join(world.data, 'type', 'fire.yaml');
+  fs.writeFileSync(fire, fs.readFileSync(fire, 'utf8').replace('name: Fire\n', `name: ${JSON.stringify(MARKUP)}\n`));
   fs.mkdirSync(out);
   // The model serves whatever is in the folder, so it starts first and tells the build its address.
   site = await pagesModel(out, REPOSITORY);
@@ -92,6 +96,15 @@ describe('what GitHub Pages answers', () => {
     expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(answer.headers.get('access-control-allow-origin')).toBe('*');
     expect(await answer.text()).toBe(fs.readFileSync(path.join(out, 'api/v2/stat/attack/index.json'), 'utf8'));
+  });
+
+  it('sends a record whose text holds markup with that text escaped: the same value, and no tag', async () => {
+    const record = fs.readFileSync(path.join(out, 'api/v2/type/fire/index.json'), 'utf8');
+    expect(record).toContain(MARKUP.replaceAll('"', '\\"'));
+    const answer = await (await fetch(`${site.url}/api/v2/type/fire/`)).text();
+    expect(answer).not.toMatch(/[<>&]/);
+    expect(JSON.parse(answer)).toEqual(JSON.parse(record));
+    expect((await api.pokemon.getTypeByName('fire')).names.map((n) => n.name)).toContain(MARKUP);
   });
 
   it('sends a missing path the 404 page, as text/html', async () => {

@@ -258,6 +258,8 @@ function namesByKind(files: SourceFile[]): Map<string, string[]> {
  * options built it and its list of files is whole (a record carried over keeps that tree's files).
  */
 function recall(ctx: Context, seen: Live | undefined): Map<string, Remembered> | undefined {
+  // A build for GitHub Pages makes each record's copy from its bytes (output/pages.ts): none is carried over.
+  if (ctx.options.githubPages) return undefined;
   const manifest = seen?.manifest;
   if (manifest?.tool !== ctx.tool || manifest.settings !== ctx.settings || !manifest.files()) return undefined;
   return manifest.memory();
