@@ -20,7 +20,10 @@ export const serverOutputsDir = path.join(projectRoot, '.dist-serve');
 export const sourceSchemasDir = path.join(schemasDir, 'source');
 /** The same schemas offering the names of the records that exist: kept by builds of `data/`, git-ignored. */
 export const editorSchemasDir = path.join(projectRoot, '.editor-schemas');
-/** The folder of one area of the build's cache (cache.mjs), by its name. */
+/**
+ * The folder of one area of the build's cache (cache.mjs), by its name. The first call claims the
+ * cache's root, and refuses (a UsageError) one that holds what the cache did not make.
+ */
 export const cacheArea = (area: string) => path.join(cacheRoot(projectRoot), area);
 
 const API = 'api/v2';

@@ -39,7 +39,11 @@ export function compileValidators(schemas: SchemaSet): Validators {
   return { source: set('source'), response: set('response') };
 }
 
-/** The validators' code, from the cache in `dir` or compiled now (and then kept); `cached` says which. */
+/**
+ * The validators' code, from the cache in `dir` (the very bytes checked against the hash they were
+ * kept with, so code changed in the cache is never run) or compiled now (and then kept); `cached`
+ * says which.
+ */
 export function loadValidators(
   schemas: SchemaSet,
   dir = cacheArea('validators'),
@@ -52,7 +56,7 @@ export function loadValidators(
   if (kept !== undefined) {
     try {
       return { validators: evaluate(kept), cached: true };
-    } catch {} // damaged: made again
+    } catch {} // damaged before it was kept: made again
   }
   const code = compile(schemas);
   cache.write(key, [[FILE, code]], true); // replacing damaged code

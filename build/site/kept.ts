@@ -23,18 +23,37 @@ export function bundleKey(bundler: string, sources: string[]): string {
 /** An entry lists its files here, so that one missing a file is a miss. */
 const LIST = 'files.json';
 
-/** The bundle's files by path: the entry `key` of the cache's `area`, or made now by `make` and kept. */
+/**
+ * The bundle's files by path: the entry `key` of the cache's `area`, each file checked against the
+ * hash it was kept with, or made now by `make` and kept.
+ */
 export async function keptBundle(area: string, key: string, make: () => Promise<Map<string, Buffer>>): Promise<Map<string, Buffer>> {
   const cache = new Cache(cacheArea(area));
-  const dir = cache.find(key);
-  try {
-    if (dir) {
-      const names = JSON.parse(fs.readFileSync(path.join(dir, LIST), 'utf8')) as string[];
-      return new Map(names.map((name) => [name, fs.readFileSync(path.join(dir, 'files', name))]));
-    }
-  } catch {} // damaged: made again
+  const found = foundBundle(cache, key);
+  if (found) return found;
   const files = await make();
   const kept: Array<[string, Buffer | string]> = [...files].map(([name, body]) => [`files/${name}`, body]);
   cache.write(key, [...kept, [LIST, JSON.stringify([...files.keys()])]], true); // replacing a damaged one
   return files;
 }
+
+/** The files of the entry, if it lists them by paths that stay in the output and each is as it was kept. */
+function foundBundle(cache: Cache, key: string): Map<string, Buffer> | undefined {
+  let names: unknown;
+  try {
+    names = JSON.parse(cache.read(key, LIST)?.toString() ?? 'null');
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(names) || !names.every((name) => typeof name === 'string' && OUTPUT_PATH.test(name))) return undefined;
+  const files = new Map<string, Buffer>();
+  for (const name of names as string[]) {
+    const body = cache.read(key, `files/${name}`);
+    if (!body) return undefined;
+    files.set(name, body);
+  }
+  return files;
+}
+
+/** A bundle's file: a path of plain names under the output's root, none of them hidden. */
+const OUTPUT_PATH = /^[A-Za-z0-9_-][A-Za-z0-9._-]*(?:\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/;
