@@ -1,15 +1,18 @@
 // The build's one cache (build/cache.mjs) and the records it keeps checked (pipeline/checked.ts): an
-// entry appears whole or not at all, an area keeps a bounded number, and a build with no live tree
-// takes the records it checked before from the cache, giving the same output and the same problems
-// as a build that checks every file, wherever CRS_CACHE_DIR puts the cache.
+// entry appears whole or not at all and is read only as it was kept, an area keeps a bounded number
+// of its own entries, and a build with no live tree takes the records it checked before from the
+// cache, giving the same output and the same problems as a build that checks every file, wherever
+// CRS_CACHE_DIR puts the cache.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { Cache } from '../build/cache.mjs';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { Cache, MARK } from '../build/cache.mjs';
 import { CheckedRecords } from '../build/pipeline/checked.ts';
+import type { ValidatorSet } from '../build/schemas/validators.ts';
 import type { SourceFile } from '../build/store.ts';
 import { projectRoot } from '../build/paths.ts';
 import { buildWorld, fixtureWorld, overlayBad, snapshot, tempDir } from './helpers.ts';
@@ -81,6 +84,29 @@ describe('the cache', () => {
     expect(fs.readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
+  it('reads a file only as it was kept, and never replaces or prunes a folder it did not make', async () => {
+    const cache = new Cache(path.join(await tempDir(), 'area'), 1);
+    cache.write('aaaaaaaa', [['file', 'kept']]);
+    const file = path.join(cache.dir, 'aaaaaaaa', 'file');
+    fs.writeFileSync(file, 'edited');
+    expect(cache.read('aaaaaaaa', 'file')).toBeUndefined();
+    expect(cache.find('aaaaaaaa')).toBeUndefined();
+    fs.writeFileSync(file, 'kept');
+    expect(cache.read('aaaaaaaa', 'file')?.toString()).toBe('kept');
+    fs.writeFileSync(path.join(cache.dir, 'aaaaaaaa', 'added'), '');
+    expect(cache.find('aaaaaaaa')).toBeUndefined(); // a file it does not list
+    cache.write('aaaaaaaa', [['file', 'again']]); // a damaged entry of its own is made again
+    expect(cache.read('aaaaaaaa', 'file')?.toString()).toBe('again');
+    // A folder in an entry's place without the list of an entry is not the cache's.
+    fs.mkdirSync(path.join(cache.dir, 'bbbbbbbb'));
+    fs.writeFileSync(path.join(cache.dir, 'bbbbbbbb', 'file'), 'mine');
+    fs.utimesSync(path.join(cache.dir, 'bbbbbbbb'), 1000, 1000);
+    expect(cache.write('bbbbbbbb', [['file', 'theirs']], true)).toBeUndefined();
+    cache.write('cccccccc', [['file', 'c']]); // keeps one entry: prunes its own, and only its own
+    expect(fs.readdirSync(cache.dir).sort()).toEqual(['bbbbbbbb', 'cccccccc']);
+    expect(fs.readFileSync(path.join(cache.dir, 'bbbbbbbb', 'file'), 'utf8')).toBe('mine');
+  });
+
   it('refuses a key that is not a hash, so a key never names a path', async () => {
     const cache = new Cache(path.join(await tempDir(), 'area'));
     expect(() => cache.find('../../etc')).toThrow('not a cache key');
@@ -105,7 +131,7 @@ describe('records checked before', () => {
     const first = await buildWith(cacheDir, world.data, path.join(world.root, 'one'));
     const files = fs.readdirSync(world.data, { recursive: true }).filter((f) => /\.ya?ml$/.test(String(f))).length;
     expect(first).toMatchObject({ ok: true, parsed: files, cached: 0 });
-    expect(fs.readdirSync(cacheDir).sort()).toEqual(['build', 'explorer', 'host-code', 'records', 'validators']);
+    expect(fs.readdirSync(cacheDir).sort()).toEqual([MARK, 'build', 'explorer', 'host-code', 'records', 'validators']);
 
     const second = await buildWith(cacheDir, world.data, path.join(world.root, 'two'));
     expect(second).toMatchObject({ ok: true, parsed: 0, cached: files });
@@ -162,16 +188,19 @@ describe('records checked before', () => {
 
   it('are kept a piece at a time and read back whole, however large a kind', async () => {
     const dir = path.join(await tempDir(), 'records');
-    const file = (i: number) => ({ rel: `data/location-area/area-${i}.yaml`, hash: `h${i}`, kind: 'location-area' }) as SourceFile;
+    const file = (i: number) =>
+      ({ rel: `data/location-area/area-${i}.yaml`, stem: `area-${i}`, hash: `h${i}`, kind: 'location-area' }) as SourceFile;
     // Three records of 600,000 characters, some of them beyond one byte in UTF-8: more than one piece.
-    const json = (i: number) => JSON.stringify({ id: i, note: `${'é'.repeat(1000)}${'x'.repeat(600_000)}` });
+    const json = (i: number) => JSON.stringify({ id: i + 1, name: `area-${i}`, note: `${'é'.repeat(1000)}${'x'.repeat(600_000)}` });
+    // A schema that lets every record of the kind pass.
+    const anything: ValidatorSet = { get: () => (() => true) as unknown as ValidateFunction, keys: () => ['location-area'] };
     const kept = new CheckedRecords('tool', 1, dir);
     for (let i = 0; i < 3; i++) kept.keep(file(i), json(i));
     kept.save();
     const found = new CheckedRecords('tool', 1, dir);
-    for (let i = 0; i < 3; i++) expect(found.take(file(i)) === json(i), `record ${i}`).toBe(true);
-    expect(found.take(file(3))).toBeUndefined();
-    expect(new CheckedRecords('other tool', 1, dir).take(file(0))).toBeUndefined();
+    for (let i = 0; i < 3; i++) expect(found.take(file(i), anything)?.json === json(i), `record ${i}`).toBe(true);
+    expect(found.take(file(3), anything)).toBeUndefined();
+    expect(new CheckedRecords('other tool', 1, dir).take(file(0), anything)).toBeUndefined();
     // A kind that cannot be kept is a miss for the next build, not a failure of this one.
     const blocked = path.join(await tempDir(), 'a-file');
     fs.writeFileSync(blocked, '');
@@ -182,10 +211,33 @@ describe('records checked before', () => {
 
   it('cost only time when the cache cannot be written', async () => {
     const world = await fixtureWorld('starter');
+    const cacheDir = path.join(world.root, 'cache');
+    await buildWith(cacheDir, world.data, path.join(world.root, 'first'));
+    // Every area of a cache of its own is a file: nothing can be kept, or found.
+    for (const area of fs.readdirSync(cacheDir).filter((name) => name !== MARK)) {
+      fs.rmSync(path.join(cacheDir, area), { recursive: true });
+      fs.writeFileSync(path.join(cacheDir, area), 'not a folder');
+    }
+    const out = path.join(world.root, 'out');
+    const result = await buildWith(cacheDir, world.data, out);
+    expect(result).toMatchObject({ ok: true, cached: 0 });
+    expect(await snapshot(out)).toEqual(await snapshot(path.join(world.root, 'first')));
+  });
+
+  it('are kept nowhere when CRS_CACHE_DIR names a folder that cannot be made: refused in one line, exit code 2', async () => {
+    const world = await fixtureWorld('starter');
     const blocked = path.join(world.root, 'a-file');
     fs.writeFileSync(blocked, 'not a folder');
-    const result = await buildWith(path.join(blocked, 'cache'), world.data, path.join(world.root, 'out'));
-    expect(result.ok).toBe(true);
-    expect(fs.existsSync(path.join(world.root, 'out', 'api', 'v2', 'type', '1', 'index.json'))).toBe(true);
+    const env = { ...process.env, CRS_CACHE_DIR: path.join(blocked, 'cache'), BASE_URL: 'http://localhost:3000' };
+    const args = [path.join(projectRoot, 'build/launch.mjs'), 'build', '--data', world.data, '--out', path.join(world.root, 'out')];
+    const failed = await run(process.execPath, args, { cwd: projectRoot, env }).then(
+      () => undefined,
+      (err: { code: number; stderr: string }) => err,
+    );
+    expect(failed?.code).toBe(2);
+    expect(failed?.stderr.trimEnd()).toBe(
+      `CRS_CACHE_DIR ${path.join(blocked, 'cache')}: ${blocked} is a file, so nothing can be made under it`,
+    );
+    expect(fs.existsSync(path.join(world.root, 'out'))).toBe(false);
   });
 });

@@ -1,18 +1,24 @@
 // Records checked by an earlier build, kept in the cache (cache.mjs, area `records`) by the bytes
 // and path of their source and the tool that checked them, for builds with no live tree to remember
 // them by: a first build, `--check`, a `--plain` deploy, a CI run that restores the cache. A record
-// found here is taken as checked — parsed from its JSON, not from YAML, and not checked against its
-// schema again; a source that changed is checked as ever.
+// found here is parsed from its JSON, not from YAML, and taken only if the build would have kept it
+// so: it passes its source schema, is named after its file and has an id, and its JSON is what the
+// build writes for it. The cache checks the entry against the hash it was written with, but a
+// folder restored from elsewhere can be edited, hash and all; a line that fails is a miss, and its
+// file is checked anew. A source that changed is checked as ever.
 //
 // One entry per kind and tool, a line per record (`path`, `hash`, the record as JSON, by tabs): a
 // file per record would double the files a first build writes. A kind's entry is rewritten when a
 // build checked a record of it anew or no longer has one it held, so it holds the world's records
 // of that kind and no more.
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { Cache } from '../cache.mjs';
+import { isSlug } from '../guard.mjs';
 import { hashText } from '../hash.ts';
 import { cacheArea } from '../paths.ts';
 import { readUnhashed } from './parse.ts';
-import type { SourceFile } from '../store.ts';
+import type { ValidatorSet } from '../schemas/validators.ts';
+import type { Data, SourceFile } from '../store.ts';
 
 const FILE = 'records';
 /** Tools (versions of the build and its schemas) whose records are kept, for each kind. */
@@ -41,17 +47,27 @@ export class CheckedRecords {
     this.cache = new Cache(dir, TOOLS_KEPT * kindCount);
   }
 
-  /** The record checked before from this file's bytes (read and hashed now, if not yet), as JSON. */
-  take(file: SourceFile): string | undefined {
+  /**
+   * The record checked before from this file's bytes (read and hashed now, if not yet), parsed and
+   * as JSON, if it passes the checks a record of the kind passed (`validators`). One that does not
+   * is dropped from the cache.
+   */
+  take(file: SourceFile, validators: ValidatorSet): { data: Data; json: string } | undefined {
     readUnhashed([file]);
     const key = keyOf(file);
     if (key === undefined) return undefined;
     const records = this.of(file.kind);
     const json = records.found.get(key);
     if (json === undefined) return undefined;
+    const data = asChecked(json, file, validators.get(file.kind));
+    if (!data) {
+      records.found.delete(key);
+      records.changed = true;
+      return undefined;
+    }
     records.now.set(key, json);
     this.taken++;
-    return json;
+    return { data, json };
   }
 
   /**
@@ -95,6 +111,25 @@ export class CheckedRecords {
   private entryKey(kind: string): string {
     return hashText(`${this.tool}\n${kind}`);
   }
+}
+
+/**
+ * The record a line holds, if the build would have kept it so for this file: an object that passes
+ * its kind's source schema (which fills in no default, as the record kept had them all), named
+ * after its file, with an id, and whose JSON is the line's (a record kept is written as it was
+ * checked).
+ */
+function asChecked(json: string, file: SourceFile, check: ValidateFunction | undefined): Data | undefined {
+  let data: unknown;
+  try {
+    data = JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+  if (!check || data === null || typeof data !== 'object' || Array.isArray(data)) return undefined;
+  const record = data as Data;
+  const named = isSlug(record.name) && record.name === file.stem && Number.isInteger(record.id) && record.id > 0;
+  return named && check(record) && JSON.stringify(record) === json ? record : undefined;
 }
 
 /** A record's key: its source's path and hash (a record is named after its file, so the path counts). */

@@ -50,8 +50,8 @@ export function remembered(file: SourceFile, known: Remembered): Checked {
  * kept there, its JSON in `entry.source`.
  */
 export function checkFile(file: SourceFile, validators: Validators, problems: Problems, cache?: CheckedRecords): Checked {
-  const json = file.parsed === undefined ? cache?.take(file) : undefined;
-  if (json !== undefined) return { entry: checkedBefore(file, json) };
+  const taken = file.parsed === undefined ? cache?.take(file, validators.source) : undefined;
+  if (taken) return { entry: checkedBefore(file, taken) };
   const before = problems.count;
   const checked = checkAnew(file, validators, problems);
   const entry = validEntry(checked);
@@ -59,10 +59,9 @@ export function checkFile(file: SourceFile, validators: Validators, problems: Pr
   return checked;
 }
 
-/** A record the cache holds as checked: named after its file, as every record kept there is. */
-function checkedBefore(file: SourceFile, json: string): Entry {
+/** A record the cache holds as checked: named after its file, as every record taken from there is. */
+function checkedBefore(file: SourceFile, { data, json }: { data: Data; json: string }): Entry {
   file.text = undefined;
-  const data = JSON.parse(json) as Data;
   return { kind: file.kind, id: data.id as number, name: file.stem, file, data, valid: true, source: json };
 }
 
