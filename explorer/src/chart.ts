@@ -116,7 +116,8 @@ export interface ChartView {
 
 /** The chart's page: a heading, the generation picker, the legend and the table. */
 export function renderTypeChart({ types, eras, era, onPick }: ChartView): HTMLElement {
-  const wrap = h('div', { class: 'table-wrap chart-wrap' }, chartTable(types, era));
+  // A square of every type against every type is wider than a phone: it scrolls sideways.
+  const wrap = h('div', { class: 'table-wrap chart-wrap', 'data-scroll': 'x' }, chartTable(types, era));
   const picker = h(
     'select',
     { id: 'chart-generation' },

@@ -3,7 +3,7 @@
 // by version, so the rows are regrouped.
 import type { CreatureEncounter, EncounterDetails, NamedRef } from '../../build/api-types.ts';
 import { idOf } from './api.ts';
-import { h } from './dom.ts';
+import { h, type Child } from './dom.ts';
 import { refLink } from './record.ts';
 
 export interface EncounterRow {
@@ -29,7 +29,12 @@ export function byVersion(encounters: CreatureEncounter[]): VersionEncounters[] 
   return [...versions.values()].sort((a, b) => idOf(a.version) - idOf(b.version));
 }
 
+/** The columns; each `col` takes its name in lower case as its class, which sizes it. */
 const COLUMNS = ['Creature', 'Chance', 'Levels', 'Method', 'Conditions'];
+
+/** A cell, labelled with its column so that a narrow screen can show each row as a card. */
+const cell = (column: string, attrs: Record<string, string>, ...children: Child[]) =>
+  h('td', { ...attrs, 'data-label': column }, ...children);
 
 function row({ creature, details }: EncounterRow): HTMLElement {
   const condition = details.condition_values;
@@ -37,10 +42,10 @@ function row({ creature, details }: EncounterRow): HTMLElement {
     'tr',
     null,
     h('th', { scope: 'row' }, refLink(creature)),
-    h('td', { class: 'num' }, `${details.chance}%`),
-    h('td', { class: 'num' }, `${details.min_level}–${details.max_level}`),
-    h('td', null, refLink(details.method)),
-    h('td', null, condition ? refLink(condition) : h('span', { class: 'muted' }, 'none')),
+    cell('Chance', { class: 'num' }, `${details.chance}%`),
+    cell('Levels', { class: 'num' }, `${details.min_level}–${details.max_level}`),
+    cell('Method', {}, refLink(details.method)),
+    cell('Conditions', {}, condition ? refLink(condition) : h('span', { class: 'muted' }, 'none')),
   );
 }
 
@@ -53,6 +58,11 @@ function versionTable({ version, rows }: VersionEncounters): HTMLElement {
       'table',
       { 'data-version': version.name },
       h('caption', null, 'Version ', refLink(version), h('span', { class: 'muted' }, ` · ${count}`)),
+      h(
+        'colgroup',
+        null,
+        COLUMNS.map((c) => h('col', { class: c.toLowerCase() })),
+      ),
       h(
         'thead',
         null,

@@ -242,7 +242,8 @@ async function showRecord(kind: string, key: string, seq: number): Promise<void>
     fill(view, article);
     state.key = String(record.id);
     markCurrent();
-    if (layout.dataset.view === 'record' && window.matchMedia('(max-width: 760px)').matches) window.scrollTo(0, 0);
+    // Where the record takes the list's place (a narrow screen), the window scrolls, not the view.
+    if (layout.dataset.view === 'record' && results.getClientRects().length === 0) window.scrollTo(0, 0);
     else view.scrollTop = 0;
   } catch (err) {
     if (seq !== state.seq) return;

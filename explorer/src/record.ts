@@ -160,9 +160,10 @@ function inline(object: Record<string, unknown>): HTMLElement {
 function table(rows: Array<Record<string, unknown>>): HTMLElement {
   const columns: string[] = [];
   for (const row of rows) for (const key of Object.keys(row)) if (!columns.includes(key)) columns.push(key);
+  // A kind may have more columns than a narrow screen holds: its table then scrolls sideways.
   return h(
     'div',
-    { class: 'table-wrap' },
+    { class: 'table-wrap', 'data-scroll': 'x' },
     h(
       'table',
       null,
@@ -297,7 +298,8 @@ export function renderRecord({ kind, record, apiUrl, onCopy, parts = {}, links =
 }
 
 function rawJson(record: ApiRecord): HTMLElement {
-  const pre = h('pre', { class: 'json' });
+  // Lines of JSON keep their indentation whole: the block scrolls sideways rather than wrap them.
+  const pre = h('pre', { class: 'json', 'data-scroll': 'x' });
   const details = h('details', { class: 'raw' }, h('summary', null, 'Raw JSON'), pre);
   // Drawn on first opening: a large record costs nothing until someone asks for it.
   details.addEventListener('toggle', () => {
