@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../build/pipeline/build.ts';
 import { descriptionFiles, openapiDocument, schemaFiles } from '../build/schemas/openapi.ts';
 import { apiPaths } from '../build/paths.ts';
+import { DEFAULT_WORLD } from '../build/pipeline/world.ts';
 import { loadSchemas, type Schema } from '../build/schemas/schemas.ts';
 import { fixtureWorld, listFiles, serve } from './helpers.ts';
 
@@ -18,6 +19,8 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 const schemas = loadSchemas();
 const kinds = [...schemas.kinds.keys()];
 const BASE = 'http://127.0.0.1:9';
+/** The title and description a world's settings file gives the document. */
+const ABOUT = { title: 'The Test World', description: 'A world that the document describes.' };
 
 /** An Ajv holding the whole document, so `#/components/...` refs resolve as they do in it. */
 function documentAjv(doc: Schema): Ajv2020 {
@@ -66,7 +69,7 @@ function deref(doc: Schema, node: Schema): Schema {
 }
 
 describe('the OpenAPI document', () => {
-  const doc = openapiDocument(schemas, BASE);
+  const doc = openapiDocument(schemas, BASE, ABOUT);
 
   it('is a valid OpenAPI 3.1 document', async () => {
     const validator = new Validator();
@@ -99,6 +102,8 @@ describe('the OpenAPI document', () => {
     // The index lists kinds only, as PokeAPI's: the document says where the NDJSON files are.
     expect(Object.keys(doc.components.schemas.ApiIndex.properties).sort()).toEqual([...kinds].sort());
     expect(doc.info.description).toContain('/api/v2/ndjson/');
+    expect(doc.info.title).toBe(ABOUT.title);
+    expect(doc.info.description.startsWith(`${ABOUT.description}\n`)).toBe(true);
   });
 
   it('declares the record schema of each kind, the list shape, and the JSON 404', () => {
@@ -146,7 +151,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('is generated the same way every time', () => {
-    expect(JSON.stringify(openapiDocument(loadSchemas(), BASE))).toBe(JSON.stringify(doc));
+    expect(JSON.stringify(openapiDocument(loadSchemas(), BASE, ABOUT))).toBe(JSON.stringify(doc));
   });
 });
 
@@ -163,14 +168,15 @@ describe('a built world against the document', () => {
     await build({ dataDir: world.data, outDir: world.out, baseUrl: server.url });
     // The description files, as the emit stage publishes them; where the build wrote them
     // already, they must be these very bytes.
-    for (const [rel, body] of descriptionFiles(schemas, server.url)) {
+    // The starter world has no settings file: it has the default title and description.
+    for (const [rel, body] of descriptionFiles(schemas, server.url, DEFAULT_WORLD)) {
       const file = path.join(world.out, rel);
       const written = await fs.readFile(file, 'utf8').catch(() => undefined);
       if (written !== undefined) expect(written, rel).toBe(body);
       await fs.mkdir(path.dirname(file), { recursive: true });
       await fs.writeFile(file, body);
     }
-    doc = openapiDocument(schemas, server.url);
+    doc = openapiDocument(schemas, server.url, DEFAULT_WORLD);
     files = await listFiles(world.out);
   });
   afterAll(async () => {

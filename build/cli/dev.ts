@@ -9,6 +9,8 @@ import { pathToFileURL } from 'node:url';
 import { createServer as createViteServer, type Plugin, type ViteDevServer } from 'vite';
 import { build } from '../pipeline/build.ts';
 import { listSources, type Listing } from '../pipeline/discover.ts';
+import { worldText } from '../pipeline/world.ts';
+import { fillWorld } from '../site/explorer.ts';
 import { UsageError } from '../config.ts';
 import { defaultDataDir, NOT_FOUND_BODY, projectRoot } from '../paths.ts';
 import { BuildFailed, formatProblems } from '../report/problems.ts';
@@ -288,6 +290,8 @@ class DevLoop {
   private plugin(): Plugin {
     return {
       name: 'creature-api',
+      // The page shows the world's title and description, as a build writes them into it.
+      transformIndexHtml: (html) => fillWorld(html, worldText(this.dataDir)),
       configureServer: (server) => {
         server.middlewares.use((req, res, next) => {
           const pathname = (req.url ?? '/').split('?')[0]!;

@@ -11,7 +11,7 @@ import { sourceLines } from '../incremental/manifest.ts';
 import { layout, openTree, readLive, readLiveHeader, type Inputs, type Live, type PublishResult, type Tree } from '../output/trees.ts';
 import { checkOutput } from '../output/guard.ts';
 import { apiPaths, defaultDataDir, defaultOutDir, hostRuleFiles, projectRoot, relativeTo } from '../paths.ts';
-import { explorerFiles, sourceHash as explorerSourceHash } from '../site/explorer.ts';
+import { explorerFiles, sourceHash as explorerSourceHash, withWorld } from '../site/explorer.ts';
 import { ENTRY as hostCodeEntry, hostCodeFiles } from '../site/host-code.ts';
 import { BuildFailed, Problems } from '../report/problems.ts';
 import type { Entry, Remembered, SourceFile, Store } from '../store.ts';
@@ -25,6 +25,7 @@ import { nameDirs } from './validate.ts';
 import { Writer } from '../output/writer.ts';
 import { withPagesIndexes } from '../output/pages.ts';
 import { CHECK_ON_THREADS_FROM } from '../tuning.ts';
+import { namesRule, worldSettings, worldSource, type WorldSource } from './world.ts';
 
 /**
  * The stages that only a build with something to do needs, loaded once it is known there is: a
@@ -129,8 +130,8 @@ function toolFingerprint(): string {
 let fingerprint: string | undefined;
 
 /** Everything the output depends on, in one hash: same key, same bytes. */
-function buildKey({ tool, baseUrl, options }: Context, files: SourceFile[]): string {
-  return hashText([tool, baseUrl, options.pretty ?? false, ...files.map((f) => `${f.rel} ${f.hash}`)].join('\n'));
+function buildKey({ tool, baseUrl, options, world }: Context, files: SourceFile[]): string {
+  return hashText([tool, baseUrl, options.pretty ?? false, world.hash, ...files.map((f) => `${f.rel} ${f.hash}`)].join('\n'));
 }
 
 /** One build's settings and what it found so far, passed from stage to stage. */
@@ -141,7 +142,9 @@ interface Context {
   baseUrl: string;
   problems: Problems;
   tool: string;
-  /** Hash of the tool and options: what the memory of records must have been made with. */
+  /** The world's settings file, read but not yet parsed (world.ts). */
+  world: WorldSource;
+  /** Hash of the tool, options and world settings: what the memory of records must have been made with. */
   settings: string;
   stages: Record<string, number>;
   timed: <T>(stage: string, value: T) => T;
@@ -152,6 +155,10 @@ function context(options: BuildOptions, tuning: Tuning): Context {
   const started = performance.now();
   const baseUrl = options.baseUrl ? checkBaseUrl(options.baseUrl) : baseUrlFromEnv();
   const tool = toolFingerprint();
+  const problems = new Problems();
+  // A change to the world's settings may change every record (its languages) and the site's pages
+  // (its title): the next build is a full one, as with other settings.
+  const world = worldSource(options.dataDir ?? defaultDataDir, problems);
   const stages: Record<string, number> = {};
   let mark = started;
   const timed = <T>(stage: string, value: T): T => {
@@ -166,9 +173,10 @@ function context(options: BuildOptions, tuning: Tuning): Context {
     tuning,
     outDir: options.outDir ?? defaultOutDir,
     baseUrl,
-    problems: new Problems(),
+    problems,
     tool,
-    settings: hashText([tool, baseUrl, options.pretty ?? false].join('\n')),
+    world,
+    settings: hashText([tool, baseUrl, options.pretty ?? false, world.hash].join('\n')),
     stages,
     timed,
     started,
@@ -309,11 +317,13 @@ async function render(ctx: Context, src: Sources, stages: Stages, checked: Check
   // references are published or derived from, and each still finds the ids and names it found. A
   // problem may be a record that lost its name, whose referrers a clean build reports.
   const changes = checked.kept && !!tree?.beside && !ctx.options.plain;
+  const world = worldSettings(ctx.world, ctx.problems);
+  const rule = namesRule(world, store, schemas, ctx.problems);
   const resolved = changes && ctx.problems.count === 0 ? stages.derive.readBy(read!) : undefined;
   // With problems, the build goes on only to find the rest of them.
   ctx.timed('resolve', stages.resolve.resolve(store, schemas, ctx.problems, resolved));
   ctx.timed('derive', deriveAndSettle(stages, checked, ctx.problems));
-  if (ctx.problems.count > 0) failWithEveryProblem({ store, schemas, validators, problems: ctx.problems }, stages);
+  if (ctx.problems.count > 0) failWithEveryProblem({ store, schemas, validators, problems: ctx.problems, rule }, stages);
   const live = src.seen?.manifest;
   // Records already published by this same tool were checked then; the rest are checked now.
   const output = stages.render.outputFiles(store, schemas, validators, ctx.problems, {
@@ -322,10 +332,12 @@ async function render(ctx: Context, src: Sources, stages: Stages, checked: Check
     read,
     extra:
       tree && !changes
-        ? new Map<string, string | Buffer>([...ctx.timed('explorer', await explorerFiles()), ...(await hostCodeFiles())])
+        ? new Map<string, string | Buffer>([...ctx.timed('explorer', withWorld(await explorerFiles(), world)), ...(await hostCodeFiles())])
         : undefined,
     onRecord: ctx.options.onProgress && ((done, total) => ctx.options.onProgress!({ stage: 'write', done, total })),
     changes,
+    world,
+    rule,
   });
   const result = tree ? await publish(ctx, src, store, tree, output, changes) : checkOnly(ctx, output);
   // Counted once the output is made: a remembered record read again to publish it was parsed.

@@ -10,6 +10,7 @@ import { relativeTo } from '../paths.ts';
 import { fileStart, type Problem, type Problems } from '../report/problems.ts';
 import type { FileList } from '../incremental/manifest.ts';
 import type { SourceFile } from '../store.ts';
+import { WORLD_FILE } from './world.ts';
 
 const SOURCE_EXTENSIONS = ['yaml', 'yml', 'json'];
 const SOURCE_NAME = new RegExp(`^[^.].*\\.(${SOURCE_EXTENSIONS.join('|')})$`);
@@ -88,7 +89,8 @@ function typeOf(entry: fg.Entry['dirent'] | fs.Stats): EntryType {
 /**
  * The source files (`sources`, in path order: `type-x/…` before `type/…`, as the characters
  * compare) and `others`: entries that are not read although an author may have meant them to be.
- * In a kind's folder, anything but a source file; in the data folder itself, a source file. Entries
+ * In a kind's folder, anything but a source file; in the data folder itself, a source file but the
+ * world's settings file, which world.ts reads (and refuses, if need be) on its own. Entries
  * that are neither files nor folders, and links that lead out of the data folder, are `refused`: a
  * pull request must not make the build publish a file of the machine it runs on.
  */
@@ -99,6 +101,7 @@ export function listSources(dataDir: string): Listing {
     const base = path.join(dir, '/'); // joined to each entry by hand: path.join cost 80 ms of a no-op at scale 10
     for (const { path: rel, dirent } of globbed(dir, patterns)) {
       const name = prefix + rel;
+      if (name === WORLD_FILE) continue;
       const abs = base + rel;
       const what = entryType(abs, dirent, within);
       if (typeof what === 'object') listing.refused.push({ name, why: what.why });
@@ -189,7 +192,8 @@ function notRead(name: string, prefix: string): Problem {
   const start = fileStart(prefix ? `${prefix}/${name}` : name);
   const slash = name.indexOf('/');
   if (slash < 0) {
-    const hint = `move it into its kind's folder, e.g. ${prefix ? `${prefix}/` : ''}type/${name}`;
+    const world = name.startsWith('world.') ? `if it holds the world's settings, name it ${WORLD_FILE}; if a record, ` : '';
+    const hint = `${world}move it into its kind's folder, e.g. ${prefix ? `${prefix}/` : ''}type/${name}`;
     return { ...start, message: "the file is not read: a record's file goes in the folder of its kind", hint };
   }
   const base = name.slice(slash + 1);

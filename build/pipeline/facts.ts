@@ -21,6 +21,7 @@ import { resolveEntry } from './resolve.ts';
 import { kindsOf, type RefSite, type SchemaSet } from '../schemas/schemas.ts';
 import type { Data, Entry, Remembered, SourceFile, Store } from '../store.ts';
 import type { Validators } from '../schemas/validators.ts';
+import type { RecordRule } from './world.ts';
 
 const memo = <T>(make: (kind: string) => T) => {
   const cache = new Map<string, T>();
@@ -138,6 +139,8 @@ export interface Context {
   schemas: SchemaSet;
   validators: Validators;
   problems: Problems;
+  /** A rule of the world's (world.ts) each whole record is held to. */
+  rule?: RecordRule;
 }
 
 /** References outside the overlaid fields: the ones resolved when the record is published. */
@@ -146,10 +149,10 @@ const laterSites = new Map<string, RefSite[]>();
 /**
  * The whole record, for publishing: from its parked JSON (or its file, for a record that entered
  * from memory), with its facts as resolved and its derived fields as derived, its other references
- * resolved and its own derivations done. Undefined, with a problem, if it cannot be had. The entry
- * keeps its facts alone: the whole record is resolved and derived beside it.
+ * resolved, its own derivations done and the world's rule held. Undefined, with a problem, if it
+ * cannot be had. The entry keeps its facts alone: the whole record is resolved and derived beside it.
  */
-export function unpark(entry: Entry, { store, schemas, validators, problems }: Context): Data | undefined {
+export function unpark(entry: Entry, { store, schemas, validators, problems, rule }: Context): Data | undefined {
   const data = entry.source !== undefined ? (JSON.parse(entry.source) as Data) : reread(entry, validators, problems);
   if (!data) return undefined;
   entry.source = undefined;
@@ -160,6 +163,7 @@ export function unpark(entry: Entry, { store, schemas, validators, problems }: C
   const whole = { ...entry, data };
   resolveEntry(store, sites, whole, problems);
   deriveOwn(whole, problems, store);
+  rule?.(entry, data);
   return data;
 }
 

@@ -13,6 +13,7 @@ import type { Store } from '../store.ts';
 import type { Validators } from '../schemas/validators.ts';
 import { at } from './parse.ts';
 import { serialise } from './serialise.ts';
+import type { RecordRule, WorldText } from './world.ts';
 
 interface EmitOptions {
   pretty?: boolean;
@@ -27,6 +28,10 @@ interface EmitOptions {
   extra?: Map<string, string | Buffer>;
   /** Called now and then with how many records are done, of all. */
   onRecord?: (done: number, total: number) => void;
+  /** The world's title and description, for the API's description of itself. */
+  world: WorldText;
+  /** The world's rule each record is held to as it is published. */
+  rule?: RecordRule;
   /**
    * Only the files that may differ from the live tree's: those of the records not carried over (their
    * icons and sprites included), and their kinds' NDJSON files. For a rebuild whose records all keep their facts (facts.ts), where
@@ -51,10 +56,23 @@ export function* outputFiles(
   problems: Problems,
   options: EmitOptions,
 ): Generator<OutputFile> {
-  const { pretty = false, published, read, extra = new Map(), onRecord, changes } = options;
+  const { pretty = false, published, read, extra = new Map(), onRecord, changes, world, rule } = options;
   const total = [...schemas.kinds.keys()].reduce((n, kind) => n + store.valid(kind).length, 0);
   const progress = { done: 0, total, onRecord };
-  const ctx: Publishing = { store, schemas, validators, problems, pretty, published, read, hashes: new Map(), changes, progress };
+  const ctx: Publishing = {
+    store,
+    schemas,
+    validators,
+    problems,
+    rule,
+    world,
+    pretty,
+    published,
+    read,
+    hashes: new Map(),
+    changes,
+    progress,
+  };
   // Once there is a problem, nothing more is published; the records are still read, for the rest.
   // One loop takes every part's files: V8 optimises it while the first part runs, and a loop of its
   // own for each part was optimised again each time it reached a part that had not run yet.
@@ -65,7 +83,7 @@ export function* outputFiles(
 }
 
 /** What publishing needs, passed on to each part of it: what unparking needs, and how to write. */
-interface Publishing extends Context, Pick<EmitOptions, 'read'> {
+interface Publishing extends Context, Pick<EmitOptions, 'read' | 'world'> {
   pretty: boolean;
   published: Files;
   /** The hash of each record's file by id, of the kind being published: what its NDJSON file is made of. */
@@ -163,7 +181,7 @@ function* ndjsonFile(kind: string, { store, pretty, hashes, problems }: Publishi
 }
 
 /** The API's index, the list of NDJSON files, the 404 bodies, the hosts' rule files, the API description and the extra files. */
-function* siteFiles({ store, schemas, pretty }: Publishing, extra: Map<string, string | Buffer>): Generator<OutputFile> {
+function* siteFiles({ store, schemas, pretty, world }: Publishing, extra: Map<string, string | Buffer>): Generator<OutputFile> {
   // The index maps kinds to their lists and holds nothing else, as PokeAPI's does.
   const index = Object.fromEntries([...schemas.kinds.keys()].map((kind) => [kind, store.urls.list(kind)]));
   yield { rel: apiPaths.index, body: serialise(index, pretty) };
@@ -175,7 +193,7 @@ function* siteFiles({ store, schemas, pretty }: Publishing, extra: Map<string, s
   // The static hosts' rules, and the name their 404 page goes by (hosts/README.md).
   yield { rel: apiPaths.notFoundPage, body: notFound };
   for (const [rel, file] of hostRuleFiles) yield { rel, body: fs.readFileSync(file, 'utf8') };
-  for (const [rel, body] of descriptionFiles(schemas, store.baseUrl)) yield { rel, body };
+  for (const [rel, body] of descriptionFiles(schemas, store.baseUrl, world)) yield { rel, body };
   for (const [rel, body] of [...extra].sort(([a], [b]) => (a < b ? -1 : 1))) yield { rel, body };
 }
 

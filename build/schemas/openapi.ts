@@ -13,8 +13,14 @@ const URL_LIST = 'UrlList';
 const INDEX = 'ApiIndex';
 const NOT_FOUND = 'NotFound';
 
-/** The OpenAPI 3.1 document of every endpoint, generated from the schema set. */
-export function openapiDocument(schemas: SchemaSet, baseUrl: string): Schema {
+/** What the document says the API is about: the world's title and description (its settings file, pipeline/world.ts). */
+export interface About {
+  title: string;
+  description: string;
+}
+
+/** The OpenAPI 3.1 document of every endpoint, generated from the schema set, titled and described as the world is. */
+export function openapiDocument(schemas: SchemaSet, baseUrl: string, about: About): Schema {
   const { definitions, kindDefinition } = bundleDefinitions(schemas, COMPONENTS);
   const kinds = [...schemas.kinds.values()];
   const extra = documentSchemas(kinds);
@@ -24,10 +30,11 @@ export function openapiDocument(schemas: SchemaSet, baseUrl: string): Schema {
   return {
     openapi: '3.1.0',
     info: {
-      title: 'Creature Reference Service',
+      title: about.title,
       version: (JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version,
       description:
-        'Read-only reference data about a fictional game world, one record per request, as JSON. ' +
+        `${about.description}\n\n` +
+        'Read-only reference data, one record per request, as JSON. ' +
         'Generated from the JSON Schemas in schemas/. Every record links to others as {name, url}. ' +
         `Every record of a kind in one download: /api/v2/{kind}/all.ndjson, each listed at /api/v2/${NDJSON_LIST}/.`,
     },
@@ -229,8 +236,8 @@ export function schemaFiles(schemas: SchemaSet, baseUrl?: string): Map<string, s
 }
 
 /** Every description file of the output — the OpenAPI document and the schemas — by output-relative path. */
-export function descriptionFiles(schemas: SchemaSet, baseUrl: string): Map<string, string> {
-  const files = new Map<string, string>([[apiPaths.openapi, text(openapiDocument(schemas, baseUrl))]]);
+export function descriptionFiles(schemas: SchemaSet, baseUrl: string, about: About): Map<string, string> {
+  const files = new Map<string, string>([[apiPaths.openapi, text(openapiDocument(schemas, baseUrl, about))]]);
   for (const [rel, body] of schemaFiles(schemas, baseUrl)) files.set(rel, body);
   return files;
 }

@@ -42,3 +42,24 @@ async function runVite(): Promise<Map<string, Buffer>> {
 
 /** The built explorer, by path relative to the site root (`index.html`, `assets/index-….js`). */
 export const explorerFiles = () => keptBundle('explorer', sourceHash(), runVite);
+
+/** Where the page shows the world's title and description: written in explorer/index.html, filled in for each world. */
+const PLACES = { title: '__WORLD_TITLE__', description: '__WORLD_DESCRIPTION__' };
+
+/** The page's text with the world's title and description in their places, escaped as HTML. */
+export function fillWorld(html: string, world: { title: string; description: string }): string {
+  // Replaced by functions: a `$` in the text is the text's, not a replacement pattern.
+  const title = escapeHtml(world.title);
+  const description = escapeHtml(world.description);
+  return html.replaceAll(PLACES.title, () => title).replaceAll(PLACES.description, () => description);
+}
+
+/** The built explorer's files with the world's title and description in its page. */
+export function withWorld(files: Map<string, Buffer>, world: { title: string; description: string }): Map<string, Buffer> {
+  const page = files.get('index.html');
+  if (!page) return files;
+  return new Map(files).set('index.html', Buffer.from(fillWorld(page.toString('utf8'), world)));
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);

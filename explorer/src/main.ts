@@ -15,6 +15,8 @@ import type { Type } from '../../build/api-types.ts';
 const PAGE = 100;
 /** The type chart's route: not a kind, a view over every type. */
 const CHART = 'type-chart';
+/** The world's title, which the build writes into the page (its settings file, data/world.yaml). */
+const WORLD = document.querySelector<HTMLMetaElement>('meta[name="application-name"]')?.content ?? '';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const layout = $<HTMLElement>('layout');
@@ -65,11 +67,11 @@ async function route(): Promise<void> {
   if (!state.kinds.length) state.kinds = await api.kinds();
   fillKinds();
   if (kind === CHART && state.kinds.includes('type')) {
-    leaveKinds('chart', 'Type chart · Creature Reference');
+    leaveKinds('chart', `Type chart · ${WORLD}`);
     return showChart(generation, seq);
   }
   if (!kind || !state.kinds.includes(kind)) {
-    leaveKinds('home', 'Creature Reference · API explorer');
+    leaveKinds('home', `${WORLD} · API explorer`);
     return showHome();
   }
   layout.dataset.view = key ? 'record' : 'list';
@@ -206,7 +208,7 @@ function showHome(): void {
 }
 
 function showKind(kind: string): void {
-  document.title = `${label(kind)} · Creature Reference`;
+  document.title = `${label(kind)} · ${WORLD}`;
   const listUrl = api.pageUrl(`${kind}/`);
   fill(
     view,
@@ -237,7 +239,7 @@ async function showRecord(kind: string, key: string, seq: number): Promise<void>
   try {
     const record = await api.record(kind, key);
     if (seq !== state.seq) return;
-    document.title = `${displayName(record)} · ${label(kind)} · Creature Reference`;
+    document.title = `${displayName(record)} · ${label(kind)} · ${WORLD}`;
     const article = renderRecord({ kind, record, apiUrl: api.recordApiUrl(kind, record.id), onCopy: copyText, ...extras(kind) });
     fill(view, article);
     state.key = String(record.id);
