@@ -54,6 +54,7 @@ for (const variant of variants) {
         'netlify dev writes its 404 page with the file type (text/html) over the Content-Type header that netlify.toml sets for /api/*; Netlify itself lets custom headers set Content-Type',
       ndjsonContentType:
         'netlify dev sends the type its static server gives a file (application/octet-stream for .ndjson) over the Content-Type header that netlify.toml sets; Netlify itself lets custom headers set Content-Type',
+      ignoresRanges: 'netlify dev answers every request for a file with all of it, Range or not',
     },
     'pages',
   );

@@ -34,7 +34,10 @@ describe.skipIf(reason)('serve (hosts/serve.json, npx serve dist)', () => {
     expect(fs.readFileSync(path.join(site().dist, 'serve.json'), 'utf8')).toBe(fs.readFileSync(SERVE_JSON, 'utf8'));
   });
 
-  hostBehaviour(() => host!.url);
+  hostBehaviour(() => host!.url, {
+    ifRange: 'serve-handler reads no If-Range: a range of another version is answered as asked (held below)',
+    rangePastEnd: 'serve-handler sends the whole file as the body of its 416 (held below)',
+  });
 
   // To a request that accepts JSON, serve-handler sends its errors as a body of its own, without
   // the 404 page and without the headers of serve.json; no setting changes that (hosts/README.md).
@@ -46,5 +49,20 @@ describe.skipIf(reason)('serve (hosts/serve.json, npx serve dist)', () => {
     expect(res.headers.get('content-type')).toMatch(/^application\/json(;|$)/);
     expect(await res.json()).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    expect(res.headers.get('x-content-type-options')).toBeNull();
+  });
+
+  // serve-handler answers ranges itself, without If-Range (RFC 9110 §13.1.5), and pipes the whole
+  // file after the head of its 416 (hosts/README.md). Held here so that a serve that mends them is noticed.
+  it('answers a range whose If-Range names another version with the range, and one past the end with 416 and the file (known gaps)', async () => {
+    console.warn('[hosts] serve: If-Range is not read, and a 416 carries the whole file as its body');
+    const url = new URL('/api/v2/type/all.ndjson', host!.url);
+    const full = await (await fetch(url)).text();
+    const part = await fetch(url, { headers: { Range: 'bytes=0-9', 'If-Range': '"another-build"' } });
+    expect([part.status, await part.text()]).toEqual([206, full.slice(0, 10)]);
+    const past = await fetch(url, { headers: { Range: `bytes=${Buffer.byteLength(full)}-` } });
+    expect(past.status).toBe(416);
+    expect(past.headers.get('content-range')).toBe(`bytes */${Buffer.byteLength(full)}`);
+    expect(await past.text()).toBe(full);
   });
 });
