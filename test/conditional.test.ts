@@ -94,7 +94,7 @@ describe('Range and If-Range', () => {
     for (const p of [NDJSON, '/api/v2/type/fire/']) {
       const full = await get(p);
       const { etag } = full.headers;
-      for (const ifRange of [{}, { 'If-Range': etag! }]) {
+      for (const ifRange of [{}, { 'If-Range': etag! }] as Record<string, string>[]) {
         const part = await get(p, { Range: 'bytes=0-9', ...ifRange });
         const where = `${p} ${JSON.stringify(ifRange)}`;
         expect([part.status, part.body], where).toEqual([206, full.body.slice(0, 10)]);
