@@ -7,7 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
 import { projectRoot, sourceSchemasDir } from '../paths.ts';
-import { keepFiles, sourceSchemaFiles } from '../schemas/editor-schemas.ts';
+import { editorSettingsText, keepFiles, sourceSchemaFiles } from '../schemas/editor-schemas.ts';
 import { bundleDefinitions, loadSchemas, type Schema } from '../schemas/schemas.ts';
 
 export const typesFile = path.join(projectRoot, 'build', 'api-types.ts');
@@ -45,4 +45,12 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   console.log(`wrote ${path.relative(process.cwd(), typesFile)}`);
   const written = keepFiles(sourceSchemasDir, sourceSchemaFiles(loadSchemas()));
   console.log(`wrote ${written.length} source schemas in ${path.relative(process.cwd(), sourceSchemasDir)}/ (the others were up to date)`);
+  const settingsFile = path.join(projectRoot, '.vscode', 'settings.json');
+  const settings = fs.existsSync(settingsFile) ? fs.readFileSync(settingsFile, 'utf8') : undefined;
+  const text = editorSettingsText(loadSchemas(), settings ? JSON.parse(settings) : {});
+  if (text !== settings) {
+    fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
+    fs.writeFileSync(settingsFile, text);
+    console.log(`wrote ${path.relative(process.cwd(), settingsFile)} (each kind's records mapped to its schema)`);
+  }
 }

@@ -20,6 +20,25 @@ export function sourceSchemaFiles(schemas: SchemaSet): Map<string, string> {
   return schemaFiles(schemas, (info) => document(info, comment(info.kind), info.source));
 }
 
+/**
+ * VS Code's settings (the text of `.vscode/settings.json`, whose other settings are kept) mapping
+ * each kind's records in data/ to its schema in the names copy: `npm run types` writes it, so that a
+ * kind added to schemas/ is checked in the editor as the others are.
+ */
+export function editorSettingsText(schemas: SchemaSet, current: Record<string, unknown>): string {
+  const mapping = [...schemas.kinds.keys()].map((kind) => {
+    const records = [`data/${kind}/*.yaml`, `data/${kind}/*.yml`].map((glob) => JSON.stringify(glob)).join(', ');
+    return `    ${JSON.stringify(`.editor-schemas/${kind}.json`)}: [${records}]`;
+  });
+  const others = Object.entries(current)
+    .filter(([key]) => key !== YAML_SCHEMAS)
+    .map(([key, value]) => `  ${JSON.stringify(key)}: ${JSON.stringify(value, null, 2).replace(/\n/g, '\n  ')}`);
+  return `{\n${[...others, `  "${YAML_SCHEMAS}": {\n${mapping.join(',\n')}\n  }`].join(',\n')}\n}\n`;
+}
+
+/** The setting of the YAML extension that maps files to schemas. */
+const YAML_SCHEMAS = 'yaml.schemas';
+
 /** The names copy's list of the names of every kind, which each kind's schema refers to. */
 export const NAMES_FILE = 'names.json';
 
