@@ -42,7 +42,7 @@ function sourcesHash() {
 /**
  * The packages left out of the bundle: all but fast-glob, which every build loads, even one with
  * nothing to do, and which loads in half the time from one file than from its seventy
- * (docs/PERFORMANCE.md §12).
+ * (docs/PERFORMANCE.md, "fast-glob in the bundle").
  */
 function externalPackages() {
   const { dependencies, devDependencies } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));

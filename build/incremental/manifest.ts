@@ -68,9 +68,9 @@ export const stampText = ([size, mtimeMs, hash]: SourceStamp) => `${size}\t${mti
 
 /**
  * The manifest's text, in the pieces it is made of: joined whole, a scale-10 manifest (36 MB) and
- * its copies made a full build's peak of memory (docs/PERFORMANCE.md §19). `sources` and `files`:
- * as pairs, or as their lines, written already (`Lines`, or a list read from a manifest). `memory`:
- * the `r` lines, written already (memory.ts).
+ * its copies made a full build's peak of memory (docs/PERFORMANCE.md, "The manifest written in
+ * pieces"). `sources` and `files`: as pairs, or as their lines, written already (`Lines`, or a list
+ * read from a manifest). `memory`: the `r` lines, written already (memory.ts).
  */
 export function formatManifest(
   m: Omit<ManifestHeader, 'fileCount'> & {
