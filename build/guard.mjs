@@ -8,8 +8,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** A mistake in how a command was called, or a path it will not touch: told in one line, exit code 2. */
-export class UsageError extends Error {}
+/**
+ * A mistake in how a command was called, or a path it will not touch: told in one line, exit code 2.
+ * Named, so that the launcher knows one thrown by the bundle's own copy of this module.
+ */
+export class UsageError extends Error {
+  name = 'UsageError';
+}
 
 /**
  * A record's name: a lowercase slug, not only digits. The build refuses any other, so a name that

@@ -88,14 +88,26 @@ async function bundled() {
   return once;
 }
 
+/** Runs `command`'s bundle; gives the exit code its `main` returned, if any. */
+async function run(command, args) {
+  const dir = await bundled();
+  const entry = await import(pathToFileURL(path.join(dir, `${command}.js`)).href);
+  if (typeof entry.main === 'function') return entry.main(args);
+  return undefined;
+}
+
 const [command, ...args] = process.argv.slice(2);
 if (!COMMANDS.includes(command)) {
   console.error(`usage: node build/launch.mjs ${COMMANDS.join('|')} [arguments]`);
   process.exit(2);
 }
-const dir = await bundled();
-const entry = await import(pathToFileURL(path.join(dir, `${command}.js`)).href);
-if (typeof entry.main === 'function') {
-  const code = await entry.main(args);
+try {
+  const code = await run(command, args);
   if (typeof code === 'number') process.exitCode = code;
+} catch (err) {
+  // A refused setting or path, thrown by the launcher's guard or by the bundle's copy of it, is
+  // told in its one line; anything else is a fault of the build, with its stack. Both are exit
+  // code 2: 1 says the data has problems.
+  console.error(err?.name === 'UsageError' ? err.message : `internal error: ${err?.stack ?? err}`);
+  process.exitCode = 2;
 }

@@ -1,7 +1,7 @@
 // `npm run dev` from start to end, as real processes with a temp folder (TMPDIR) of their own:
 // wrong usage is one line and exit code 2; Ctrl-C or SIGTERM, during the first build or while idle,
-// ends the process without a trace and leaves none of its temp builds behind; a first build that
-// fails does not speak of a last good build.
+// ends the process without a trace, with exit code 130 or 143, and leaves none of its temp builds
+// behind; a first build that fails does not speak of a last good build.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import net from 'node:net';
@@ -92,7 +92,7 @@ describe('npm run dev: stopping', () => {
       expect(await leftovers(dev)).toHaveLength(1);
     }
     dev.child.kill(signal);
-    expect(await dev.exited, dev.output()).toBe(0);
+    expect(await dev.exited, dev.output()).toBe(signal === 'SIGINT' ? 130 : 143);
     expect(dev.output()).not.toMatch(TRACE);
     expect(await leftovers(dev)).toEqual([]);
     if (when === 'first build') expect(dev.output()).not.toContain('explorer at');
@@ -118,7 +118,7 @@ describe('npm run dev: stopping', () => {
     expect(api.status).toBe(404);
     expect(await api.json()).toEqual({ detail: 'Not found.' });
     dev.child.kill('SIGTERM');
-    expect(await dev.exited).toBe(0);
+    expect(await dev.exited).toBe(143);
     expect(await leftovers(dev)).toEqual([]);
   }, 120_000);
 });

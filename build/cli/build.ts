@@ -2,13 +2,13 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type BuildResult, type Progress } from '../pipeline/build.ts';
-import { UsageError } from '../config.ts';
+import { baseUrlFromEnv, defaults, UsageError } from '../config.ts';
 import { OutputFailed } from '../output/failure.ts';
 import { Busy } from '../output/trees.ts';
 import { defaultDataDir } from '../paths.ts';
 import { BuildFailed, formatProblems, jsonText, sortProblems } from '../report/problems.ts';
 import { formatGithub } from '../report/github.ts';
-import { commandOptions, terminalBar } from './common.ts';
+import { commandOptions, onStop, terminalBar } from './common.ts';
 import { editorSchemasFor } from '../schemas/editor-schemas.ts';
 
 const HELP = `Usage: npm run build -- [options]
@@ -32,7 +32,8 @@ Environment:
   BASE_URL         the address the API is served from (default http://localhost:3000)
 
 Exit codes: 0 built (or checked), 1 problems in the data, 2 wrong usage (or an internal
-error), 3 the output could not be written, 4 another build is writing the same output.`;
+error), 3 the output could not be written, 4 another build is writing the same output,
+130/143 stopped by Ctrl-C/SIGTERM.`;
 
 /** The closing table: records per kind, then what the build did, in how long. `out` names the output folder. */
 export function summary(result: BuildResult, check = false, out = 'dist'): string {
@@ -104,6 +105,8 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`--report must be text, json or github, got "${args.report}"`);
     return 2;
   }
+  // Stopped, the build leaves the output as a killed one does: the next build finds its tree as it was.
+  onStop();
   const progress = args.report === 'text' ? progressReporter() : undefined;
   try {
     const dataDir = args.data ? path.resolve(args.data) : undefined;
@@ -118,6 +121,8 @@ export async function main(argv: string[]): Promise<number> {
       githubPages: args['github-pages'],
     });
     progress?.stop();
+    const unchosen = (args.plain || args['github-pages']) && !args.check ? unchosenBase() : undefined;
+    if (unchosen) console.error(`BASE_URL is not set: every url starts with ${unchosen}; set it to the address the folder is served from`);
     if (args.report === 'json') console.log(JSON.stringify({ ok: true, ...result, problems: [] }, null, 2));
     else console.log(summary(result, args.check, args.out?.replace(/\/+$/, '') || 'dist'));
     return 0;
@@ -125,6 +130,16 @@ export async function main(argv: string[]): Promise<number> {
     progress?.stop();
     return reportFailure(err, args.report, args.data);
   }
+}
+
+/**
+ * The address every url was written with when nobody chose it (no BASE_URL, no host's own address):
+ * said for a plain output, a folder meant to be put on a host, where localhost links lead nowhere.
+ */
+function unchosenBase(): string | undefined {
+  if (process.env.BASE_URL) return undefined;
+  const base = baseUrlFromEnv();
+  return base === defaults.baseUrl ? base : undefined;
 }
 
 const STOPPED = 'the build stopped; the output folder was left as it was';

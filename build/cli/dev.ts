@@ -19,7 +19,7 @@ import { listen, requestHandler } from '../site/serve.ts';
 import { openTree } from '../output/trees.ts';
 import { editorSchemasFor } from '../schemas/editor-schemas.ts';
 import { exitCodeOf } from './build.ts';
-import { commandOptions } from './common.ts';
+import { commandOptions, onStop, stopping, untilStopped } from './common.ts';
 import { BUILD_EVENT, STATUS_PATH, type BuildStatus } from '../site/dev-status.ts';
 
 /**
@@ -473,7 +473,8 @@ Options:
   --host H      address to listen on (default localhost)
   -h, --help    show this help
 
-Exit codes: 0 stopped (Ctrl-C), 2 wrong usage (a missing data folder, a port in use) or internal error.`;
+Exit codes: 2 wrong usage (a missing data folder, a port in use) or internal error; 130/143
+stopped by Ctrl-C/SIGTERM, the temp build removed.`;
 
 /** The options as the loop takes them, or a usage error. */
 function devOptions(args: { data?: string; port?: string; host?: string }): DevOptions {
@@ -502,14 +503,11 @@ export async function main(argv: string[]): Promise<number> {
   // Whatever ends the process, the temp build goes with it; Ctrl-C, SIGTERM and a closed terminal
   // first stop the build in flight, so that nothing writes there while it is removed.
   process.once('exit', loop.removeTemp);
-  let stopped = false;
-  const stop = () => {
+  onStop(async () => {
     // Removing a built tree is bound by the disk (seconds on a slow one): say why the wait.
-    if (!stopped) console.log('stopping: removing the temp build…');
-    stopped = true;
-    void loop.close().then(() => process.exit(0));
-  };
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stop);
+    console.log('stopping: removing the temp build…');
+    await loop.close();
+  });
   loop.onServerError = (err) => {
     console.error(`the server failed: ${err.message}`);
     void loop.close().then(() => process.exit(2));
@@ -517,11 +515,12 @@ export async function main(argv: string[]): Promise<number> {
   try {
     await loop.start();
   } catch (err) {
+    if (stopping()) return await untilStopped();
     await loop.close();
     console.error(err instanceof UsageError ? err.message : `internal error: ${(err as Error).stack ?? err}`);
     return 2;
   }
-  if (!stopped) {
+  if (!stopping()) {
     const shown = path.relative(process.cwd(), options.dataDir!);
     console.log(
       `explorer at ${loop.url}/  ·  API at ${loop.url}/api/v2/  ·  watching ${shown && !shown.startsWith('..') ? shown : options.dataDir}/ (Ctrl-C to stop)`,

@@ -9,6 +9,7 @@ import { baseUrlFromEnv, defaults, portFromEnv, UsageError } from '../config.ts'
 import { defaultOutDir, editorSchemasDir, projectRoot, serverOutputsDir } from '../paths.ts';
 import { BuildFailed, formatProblems } from '../report/problems.ts';
 import { listen, requestHandler } from '../site/serve.ts';
+import { commandOptions, onStop } from './common.ts';
 
 /** The README's exit code of wrong usage. */
 const USAGE = 2;
@@ -72,25 +73,47 @@ async function buildFor(baseUrl: string, outDir: string): Promise<void> {
   }
 }
 
-const port = setting(() => portFromEnv());
-const host = process.env.HOST || '127.0.0.1';
-const givenBase = process.env.BASE_URL ? setting(() => baseUrlFromEnv()) : undefined;
+const HELP = `Usage: npm start [-- --help]
 
-// Requests that come while the first build runs wait for it.
-let answer: http.RequestListener | undefined;
-let ready!: () => void;
-const built = new Promise<void>((resolve) => (ready = resolve));
-const server = http.createServer((req, res) => void built.then(() => answer!(req, res)));
-const url = await listen(server, port, host).catch((err: NodeJS.ErrnoException) => {
-  const problem = listenProblem(err, host, port);
-  if (problem === undefined) throw err;
-  return exit(problem, USAGE);
-});
+Builds the shipped world (data/) for the address it listens on, then serves it.
 
-const baseUrl = givenBase ?? `http://localhost:${new URL(url).port}`;
-const outDir = outDirFor(baseUrl);
-await buildFor(baseUrl, outDir);
-answer = requestHandler(outDir);
-ready();
-const shown = url.replace('//127.0.0.1:', '//localhost:');
-console.log(`serving ${path.relative(projectRoot, outDir)}/ at ${shown}/api/v2/ (Ctrl-C to stop)`);
+Options:
+  -h, --help  show this help
+
+Environment:
+  PORT       the port to listen on (default 3000; 0 picks a free one)
+  HOST       the address to listen on (default 127.0.0.1)
+  BASE_URL   the address every url starts with (default http://localhost:$PORT); another than
+             the default builds into .dist-serve/<address>/ rather than dist/
+
+Exit codes: 2 wrong usage (a bad PORT, HOST or BASE_URL, a port in use), or the build's own
+(npm run build -- --help); 130/143 stopped by Ctrl-C/SIGTERM.`;
+
+export async function main(argv: string[]): Promise<number | undefined> {
+  const args = commandOptions(argv, {}, HELP);
+  if (typeof args === 'number') return args;
+  onStop(); // the build, if one is running, is left as a killed one is: the next finds its tree as it was
+  const port = setting(() => portFromEnv());
+  const host = process.env.HOST || '127.0.0.1';
+  const givenBase = process.env.BASE_URL ? setting(() => baseUrlFromEnv()) : undefined;
+
+  // Requests that come while the first build runs wait for it.
+  let answer: http.RequestListener | undefined;
+  let ready!: () => void;
+  const built = new Promise<void>((resolve) => (ready = resolve));
+  const server = http.createServer((req, res) => void built.then(() => answer!(req, res)));
+  const url = await listen(server, port, host).catch((err: NodeJS.ErrnoException) => {
+    const problem = listenProblem(err, host, port);
+    if (problem === undefined) throw err;
+    return exit(problem, USAGE);
+  });
+
+  const baseUrl = givenBase ?? `http://localhost:${new URL(url).port}`;
+  const outDir = outDirFor(baseUrl);
+  await buildFor(baseUrl, outDir);
+  answer = requestHandler(outDir);
+  ready();
+  const shown = url.replace('//127.0.0.1:', '//localhost:');
+  console.log(`serving ${path.relative(projectRoot, outDir)}/ at ${shown}/api/v2/ (Ctrl-C to stop)`);
+  return undefined; // the server keeps the process running until a signal stops it
+}

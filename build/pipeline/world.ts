@@ -56,7 +56,7 @@ const MAX_DESCRIPTION = 1000;
 /** The settings file's text and hash, read inside the data folder under the size limit; a file that cannot be read is a problem. */
 export function worldSource(dataDir: string, problems: Problems): WorldSource {
   const abs = path.join(dataDir, WORLD_FILE);
-  if (!fs.lstatSync(abs, { throwIfNoEntry: false })) return { hash: '' };
+  if (!exists(abs)) return { hash: '' };
   const rel = relativeTo(path.dirname(dataDir), abs);
   const read = readInside(dataDir, abs);
   if ('why' in read) {
@@ -233,4 +233,13 @@ function* reached(
   const [seg, ...rest] = path as [string, ...string[]];
   if (seg !== '*') return yield* reached((value as Data)[seg], rest, [...segs, seg]);
   for (const [key, item] of Object.entries(value)) yield* reached(item, rest, [...segs, Array.isArray(value) ? Number(key) : key]);
+}
+
+/** Whether `file` is there; a data folder that is a file holds none, and the listing says what it is. */
+function exists(file: string): boolean {
+  try {
+    return fs.lstatSync(file, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
+  }
 }

@@ -22,8 +22,9 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
-import { generateWorld, writeWorld } from './gen-world.ts';
+import { UsageError } from '../guard.mjs';
+import { commandOptions, onStop, readOptions, stopping, stopWith, untilStopped } from './command.ts';
+import { generateWorld, MAX_SCALE, writeWorld } from './gen-world.ts';
 import { addWorktree, NoSuchRevision, type Worktree } from './worktree.ts';
 
 // Found from this file rather than from the build's modules, which the bench times and must not lean on.
@@ -85,22 +86,35 @@ let measurements = 0;
 export async function measureProcess(command: string[], cwd = projectRoot, env = process.env): Promise<Measured> {
   execFileSync('sync');
   const rssFile = path.join(os.tmpdir(), `crs-bench-rss-${process.pid}-${++measurements}`);
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  const started = performance.now();
-  const child = spawn('/usr/bin/time', ['-f', '%M', '-o', rssFile, ...command], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-  child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-  let ms = 0;
-  child.once('exit', () => (ms = performance.now() - started));
-  const code = await new Promise<number>((resolve, reject) => {
-    child.once('error', (e) => reject(new BenchError(`cannot start /usr/bin/time (GNU time is needed for peak memory): ${e.message}`)));
-    child.once('close', (status) => resolve(status ?? 128));
-  });
-  // A command that failed has a line about its exit status before the figure.
-  const kb = Number(fs.readFileSync(rssFile, 'utf8').trim().split('\n').at(-1));
-  fs.rmSync(rssFile, { force: true });
-  return { ms, rssMb: kb / 1024, code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
+  const removeRss = () => fs.rmSync(rssFile, { force: true });
+  const forget = onStop(removeRss);
+  try {
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    const started = performance.now();
+    // A process group of its own, which a stop of the bench ends whole (time, npm, the shell, node).
+    const child = spawn('/usr/bin/time', ['-f', '%M', '-o', rssFile, ...command], {
+      cwd,
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    stopWith(child);
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    let ms = 0;
+    child.once('exit', () => (ms = performance.now() - started));
+    const code = await new Promise<number>((resolve, reject) => {
+      child.once('error', (e) => reject(new BenchError(`cannot start /usr/bin/time (GNU time is needed for peak memory): ${e.message}`)));
+      child.once('close', (status) => resolve(status ?? 128));
+    });
+    // A command that failed has a line about its exit status before the figure.
+    const kb = Number(fs.readFileSync(rssFile, 'utf8').trim().split('\n').at(-1));
+    return { ms, rssMb: kb / 1024, code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
+  } finally {
+    forget();
+    removeRss();
+  }
 }
 
 /** What one measured run did: its times and memory, and for a build, what its report said. */
@@ -208,6 +222,7 @@ const LIST_SCRIPT =
 /** A script of a project of its own, made for the run, run by npm as a build is: the runtime's start, or the listing floor. */
 async function runtimeScript(name: 'noop' | 'list', args: string[] = []): Promise<Sample> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crs-bench-runtime-'));
+  const forget = onStop(() => fs.rmSync(dir, { recursive: true, force: true }));
   try {
     const scripts = { noop: 'node -e ""', list: `node -e ${JSON.stringify(LIST_SCRIPT)}` };
     fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ private: true, scripts }));
@@ -215,6 +230,7 @@ async function runtimeScript(name: 'noop' | 'list', args: string[] = []): Promis
     if (m.code !== 0) throw new Error(`npm run ${name} exited with ${m.code}: ${m.stderr}`);
     return { ms: m.ms, rssMb: m.rssMb };
   } finally {
+    forget();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -599,14 +615,10 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
   let worktree: Worktree | undefined;
   const cleanUp = () => {
     worktree?.remove();
-    worktree = undefined;
-    fs.rmSync(work, { recursive: true, force: true });
+    fs.rmSync(work, { recursive: true, force: true, maxRetries: 5 });
   };
-  const interrupted = () => {
-    cleanUp();
-    process.exit(130);
-  };
-  process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
+  // Stopped by a signal, the processes it timed end first (stopWith), then this.
+  const forget = onStop(cleanUp);
   try {
     if (options.against) worktree = addWorktree(options.against, work, projectRoot);
     if (worktree?.warning) log(`warning: ${worktree.warning}`);
@@ -620,8 +632,8 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
     }
     return keepResults(options.results, results);
   } finally {
-    process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
-    cleanUp();
+    forget();
+    if (!stopping()) cleanUp();
   }
 }
 
@@ -634,11 +646,7 @@ async function oneScale(work: string, scale: number, options: BenchOptions, sett
   // The other revision builds the same world as its own generator writes it (the source format may
   // have changed between them), from the same seed.
   const theirs = against && { ...against, data: path.join(dir, 'world-against') };
-  if (theirs)
-    execFileSync('npm', ['run', '--silent', 'gen:world', '--', '--scale', String(scale), '--seed', '1', '--out', theirs.data], {
-      cwd: theirs.checkout,
-      stdio: 'ignore',
-    });
+  if (theirs) await genWorldIn(theirs.checkout, scale, theirs.data);
   const stage: Stage = { scale, dir, data, log: options.log ?? logLine, kept: new Map() };
   try {
     return await benchScale(stage, options.runs, theirs);
@@ -648,13 +656,21 @@ async function oneScale(work: string, scale: number, options: BenchOptions, sett
   }
 }
 
+/** `npm run gen:world` of the checkout at `checkout`, into `out`; a stop of the bench ends it. */
+async function genWorldIn(checkout: string, scale: number, out: string): Promise<void> {
+  const args = ['run', '--silent', 'gen:world', '--', '--scale', String(scale), '--seed', '1', '--out', out];
+  const child = spawn('npm', args, { cwd: checkout, detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+  stopWith(child);
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+  const code = await new Promise((resolve) => child.once('close', resolve));
+  if (code !== 0) throw new BenchError(`npm run gen:world in ${checkout} exited with ${code}: ${stderr.slice(-2000)}`);
+}
+
 /** The record the dev loop's saves change: a move's power, which its own JSON shows and no other record derives from. */
 const DEV_EDIT = { file: 'move/acid-kick.yaml', path: '/api/v2/move/acid-kick/', line: /^power: \d+$/m };
 /** How long after the dev loop's start its first save is made. */
 const FIRST_SAVE_AFTER_MS = 2_000;
-
-/** The process groups of the dev loops running: a bench stopped by a signal stops them too. */
-const devGroups = new Set<number>();
 
 /** `npm run dev` running: its url, what it printed, and a Ctrl-C that resolves once every process it started is gone. */
 interface DevProcess {
@@ -672,7 +688,7 @@ async function startDevProcess(checkout: string, data: string, tmp: string): Pro
   const args = ['run', 'dev', '--', '--data', data, '--port', '0', '--host', '127.0.0.1'];
   const env = { ...process.env, TMPDIR: tmp };
   const child = spawn('npm', args, { cwd: checkout, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  devGroups.add(child.pid!);
+  stopWith(child); // a bench stopped by a signal stops the loop too
   let output = '';
   const url = new Promise<string>((resolve, reject) => {
     const said = (chunk: Buffer) => {
@@ -684,7 +700,7 @@ async function startDevProcess(checkout: string, data: string, tmp: string): Pro
     child.stderr.on('data', said);
     child.once('exit', (code) => reject(new BenchError(`npm run dev exited with ${code} before its first build:\n${output.slice(-2000)}`)));
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve(void devGroups.delete(child.pid!))));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGINT');
     await exited;
@@ -782,15 +798,10 @@ export async function runDevBench(options: Pick<BenchOptions, 'runs' | 'against'
   let worktree: Worktree | undefined;
   const cleanUp = () => {
     worktree?.remove();
-    worktree = undefined;
-    fs.rmSync(work, { recursive: true, force: true });
+    fs.rmSync(work, { recursive: true, force: true, maxRetries: 5 });
   };
-  const interrupted = () => {
-    for (const group of devGroups) process.kill(-group, 'SIGINT');
-    cleanUp();
-    process.exit(130);
-  };
-  process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
+  // Stopped by a signal, the dev loops end first (stopWith), then this.
+  const forget = onStop(cleanUp);
   try {
     if (options.against) worktree = addWorktree(options.against, work, projectRoot);
     if (worktree?.warning) log(`warning: ${worktree.warning}`);
@@ -816,10 +827,12 @@ export async function runDevBench(options: Pick<BenchOptions, 'runs' | 'against'
     ];
     return keepResults(options.results, newResults(options, [{ scale: 'data', records: status.records }], rows));
   } finally {
-    process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
+    forget();
     agent.destroy();
-    for (const side of sides) await side.dev.stop();
-    cleanUp();
+    if (!stopping()) {
+      for (const side of sides) await side.dev.stop();
+      cleanUp();
+    }
   }
 }
 
@@ -850,25 +863,41 @@ export function formatDevTable(results: BenchResults): string {
   return lines.join('\n');
 }
 
-/** The command line, checked. */
+const OPTIONS = {
+  scales: { type: 'string' },
+  runs: { type: 'string' },
+  against: { type: 'string' },
+  settle: { type: 'string' },
+  dev: { type: 'boolean', default: false },
+} as const;
+
+const HELP = `Usage: npm run bench -- [--scales 1,10] [--runs 3] [--against REV] [--settle S] | --dev [--runs 20] [--against REV]
+
+Times whole builds of generated worlds (full, one edit, nothing changed) against the write floor or
+another revision's build; with --dev, the dev loop's answer to a save. Prints a markdown table and
+writes every figure to bench-results/bench.json.
+
+Options:
+  --scales LIST   the worlds' scales, comma-separated, each above 0 and at most ${MAX_SCALE} (default 1,10)
+  --runs N        runs of each measurement, 3 or more (default 3; 20 with --dev)
+  --against REV   a git revision to time against, run from a worktree of it
+  --settle S      seconds to wait after large removals (default 35 at scale 5 and above)
+  --dev           time the dev loop on the shipped world instead
+  -h, --help      show this help
+
+Exit codes: 0 timed, 2 wrong usage (a bad number, an unknown revision) or a machine that cannot run
+it, 3 a folder could not be written; 130/143 stopped by Ctrl-C/SIGTERM (its processes, worktree
+and temp folders removed).`;
+
+/** The command line, checked; a UsageError (or a BenchError) says what is wrong with it. */
 export function parseOptions(argv: string[]): BenchOptions {
-  let values;
-  try {
-    values = parseArgs({
-      args: argv,
-      options: {
-        scales: { type: 'string' },
-        runs: { type: 'string' },
-        against: { type: 'string' },
-        settle: { type: 'string' },
-        dev: { type: 'boolean', default: false },
-      },
-    }).values;
-  } catch (err) {
-    throw new BenchError((err as Error).message);
-  }
+  return benchOptions(readOptions(argv, OPTIONS));
+}
+
+function benchOptions(values: ReturnType<typeof readOptions<typeof OPTIONS>>): BenchOptions {
   const scales = (values.scales ?? '1,10').split(',').map(Number);
-  if (scales.some((s) => !(s > 0))) throw new BenchError(`--scales takes positive numbers, as 1,10; got ${values.scales}`);
+  if (scales.some((s) => !(s > 0 && s <= MAX_SCALE)))
+    throw new BenchError(`--scales takes positive numbers, at most ${MAX_SCALE}, as 1,10; got ${values.scales}`);
   const runs = Number(values.runs ?? (values.dev ? 20 : 3));
   // Three at least, so that each median stands between two other runs.
   if (!Number.isInteger(runs) || runs < 3) throw new BenchError(`--runs takes a whole number of 3 or more; got ${values.runs}`);
@@ -880,15 +909,17 @@ export function parseOptions(argv: string[]): BenchOptions {
   return { scales, runs, against: values.against, settle, dev: values.dev, results };
 }
 
-async function main(): Promise<void> {
-  const options = parseOptions(process.argv.slice(2));
+async function main(argv: string[]): Promise<number> {
+  const values = commandOptions(argv, OPTIONS, HELP);
+  if (typeof values === 'number') return values;
+  const options = benchOptions(values);
   if (options.dev) {
     const results = await runDevBench(options);
     console.log(formatDevTable(results));
     console.log(
       `\n\`npm run dev\` on Node ${results.node}, on a copy of data/ (${results.worlds[0]!.records} records): ms from a save to the first answer of the record's url that holds it. Figures in ${path.relative(process.cwd(), options.results)}`,
     );
-    return;
+    return 0;
   }
   const results = await runBench(options);
   console.log(formatTable(results));
@@ -900,14 +931,22 @@ async function main(): Promise<void> {
   console.log(
     `\nmedians of ${options.runs} runs, whole processes on Node ${results.node}; ratio = median / baseline median, against ${vs}. Figures in ${path.relative(process.cwd(), options.results)}`,
   );
+  return 0;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  try {
-    await main();
-  } catch (err) {
-    if (!(err instanceof BenchError || err instanceof NoSuchRevision)) throw err;
+/** The exit code of a bench that failed, after its one line; what is no fault of the command line or the machine is thrown on. */
+async function failed(err: unknown): Promise<number> {
+  // What fails as a signal stops the bench is the stop's doing: it ends the process once it has cleaned up.
+  if (stopping()) return untilStopped();
+  if (err instanceof BenchError || err instanceof NoSuchRevision || err instanceof UsageError) {
     console.error(`bench: ${err.message}`);
-    process.exitCode = 2;
+    return 2;
   }
+  if ((err as NodeJS.ErrnoException).code && (err as NodeJS.ErrnoException).syscall) {
+    console.error(`bench: ${(err as Error).message}`);
+    return 3;
+  }
+  throw err;
 }
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) process.exitCode = await main(process.argv.slice(2)).catch(failed);

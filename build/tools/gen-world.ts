@@ -6,9 +6,11 @@
 // location areas (with their encounters) grow with the scale.
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { stringify } from 'yaml';
+import { folderToWrite, ownFolder, UsageError } from '../guard.mjs';
+import { defaultDataDir, projectRoot } from '../paths.ts';
+import { commandOptions } from './command.ts';
 
 type Rec = Record<string, unknown> & { id: number; name: string };
 
@@ -376,8 +378,15 @@ function areaEncounters(r: Random, creatures: Rec[], { versions, methods, condit
   return byCreature;
 }
 
+/** The file that marks a folder as a world this generator wrote, which it may replace whole. */
+export const WORLD_MARK = { name: '.crs-gen-world', text: 'a world npm run gen:world wrote; it replaces this folder whole\n' };
+
 export function writeWorld(world: Map<string, Rec[]>, outDir: string): number {
   fs.rmSync(outDir, { recursive: true, force: true });
+  fs.mkdirSync(outDir, { recursive: true });
+  // First, so that a folder half written (the process stopped) is still known as this tool's. Hidden,
+  // so that the build passes over it.
+  fs.writeFileSync(path.join(outDir, WORLD_MARK.name), WORLD_MARK.text);
   let files = 0;
   for (const [kind, records] of world) {
     fs.mkdirSync(path.join(outDir, kind), { recursive: true });
@@ -389,17 +398,55 @@ export function writeWorld(world: Map<string, Rec[]>, outDir: string): number {
   return files;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { values } = parseArgs({
-    options: { scale: { type: 'string', default: '1' }, out: { type: 'string' }, seed: { type: 'string', default: '1' } },
-  });
-  if (!values.out) {
-    console.error('usage: npm run gen:world -- --scale N --out DIR [--seed S]');
-    process.exit(2);
-  }
-  const started = performance.now();
-  const world = generateWorld(Number(values.scale), Number(values.seed));
-  const files = writeWorld(world, path.resolve(values.out));
-  const counts = [...world].map(([k, v]) => `${k} ${v.length}`).join(', ');
-  console.log(`wrote ${files} records to ${values.out} in ${((performance.now() - started) / 1000).toFixed(1)}s: ${counts}`);
+/** Past this a world does not fit in the memory node gives a process by default. */
+export const MAX_SCALE = 100;
+
+const HELP = `Usage: npm run gen:world -- --scale N --out DIR [--seed S]
+
+Writes a synthetic world in the source format, with PokeAPI's proportions at scale 1 (N times its
+size at scale N); the same scale and seed give the same files.
+
+Options:
+  --scale N    the world's size against PokeAPI's, above 0 and at most ${MAX_SCALE} (default 1)
+  --out DIR    the folder to write: new, empty, or a world this command wrote, replaced whole
+  --seed S     a whole number (default 1)
+  -h, --help   show this help
+
+Exit codes: 0 written, 2 wrong usage (a bad number, an --out that holds other files), 3 the
+folder could not be written; 130/143 stopped by Ctrl-C/SIGTERM.`;
+
+/** The command line, checked: a scale, a seed and a folder this tool may write; or a UsageError. */
+export function worldOptions(values: { scale: string; seed: string; out?: string }): { scale: number; seed: number; out: string } {
+  const scale = Number(values.scale);
+  if (!(scale > 0 && scale <= MAX_SCALE))
+    throw new UsageError(`--scale takes a number above 0 and at most ${MAX_SCALE}; got "${values.scale}"`);
+  const seed = Number(values.seed);
+  if (!Number.isSafeInteger(seed)) throw new UsageError(`--seed takes a whole number; got "${values.seed}"`);
+  if (!values.out) throw new UsageError('--out is needed: the folder to write the world into');
+  // Written over whole, so never the project's data, and never a folder of the user's.
+  const out = folderToWrite('--out', values.out, { 'the data folder': defaultDataDir, 'the project folder': projectRoot });
+  ownFolder('--out', out, WORLD_MARK.name, WORLD_MARK.text);
+  return { scale, seed, out };
 }
+
+export function main(argv: string[]): number {
+  const options = { scale: { type: 'string', default: '1' }, out: { type: 'string' }, seed: { type: 'string', default: '1' } } as const;
+  const values = commandOptions(argv, options, HELP);
+  if (typeof values === 'number') return values;
+  try {
+    const { scale, seed, out } = worldOptions(values);
+    const started = performance.now();
+    const world = generateWorld(scale, seed);
+    const files = writeWorld(world, out);
+    const counts = [...world].map(([k, v]) => `${k} ${v.length}`).join(', ');
+    console.log(`wrote ${files} records to ${values.out} in ${((performance.now() - started) / 1000).toFixed(1)}s: ${counts}`);
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) console.error(err.message);
+    else if ((err as NodeJS.ErrnoException).code) console.error(`could not write ${values.out}: ${(err as Error).message}`);
+    else throw err;
+    return err instanceof UsageError ? 2 : 3;
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) process.exitCode = main(process.argv.slice(2));

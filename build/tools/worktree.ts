@@ -11,6 +11,7 @@ export interface Worktree {
   commit: string;
   /** Set when the revision's package-lock.json is not this checkout's: its build runs on other packages than it pins. */
   warning?: string;
+  /** Removes the checkout from the disk and from git's list; again, it does nothing. */
   remove(): void;
 }
 
@@ -35,7 +36,11 @@ export function addWorktree(rev: string, parent: string, repo: string): Worktree
   const dir = path.join(parent, `rev-${commit}`);
   git(repo, ['worktree', 'add', '--detach', dir, commit]);
   const modules = path.join(dir, 'node_modules');
+  let removed = false;
+  // Once only: a stop and the code it interrupts may both remove it.
   const remove = () => {
+    if (removed) return;
+    removed = true;
     fs.rmSync(modules, { force: true }); // the link only: the packages are this checkout's
     git(repo, ['worktree', 'remove', '--force', dir]);
   };
