@@ -5,8 +5,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import microdiff, { type Difference } from 'microdiff';
+import { readInside } from '../guard.mjs';
 import { apiPaths, parseRecordUrl } from '../paths.ts';
-import { pointerOf } from '../report/problems.ts';
+import { pointerOf, visible } from '../report/problems.ts';
 
 export interface RecordKey {
   id: number;
@@ -63,37 +64,81 @@ interface ApiFolder {
 /** The folders whose files are urls of the API; the rest (the explorer's hashed assets, hosts' rules) are not. */
 const SERVED = ['api', 'schema', 'sprites'];
 
-/** A built API's index and the address its urls start with; undefined when `dir` holds no built API. */
-function readIndex(dir: string): { index: Record<string, string>; baseUrl: string } | undefined {
-  let index: Record<string, string>;
-  try {
-    index = JSON.parse(fs.readFileSync(path.join(dir, apiPaths.index), 'utf8'));
-  } catch {
-    return undefined;
+/**
+ * A folder that is not a whole built API where the diff reads it (a build stopped halfway, a file
+ * cut short or edited): `detail` says which file and what is wrong with it.
+ */
+export class NotAnApi extends Error {
+  constructor(
+    readonly dir: string,
+    readonly detail: string,
+  ) {
+    super(`${dir}: not a whole built API: ${detail}`);
   }
-  const first = Object.values(index)[0];
-  const at = typeof first === 'string' ? first.indexOf('/api/v2/') : -1;
-  return at > 0 ? { index, baseUrl: first!.slice(0, at) } : undefined;
 }
 
-/** The address a built API's urls start with, read from its index; undefined when `dir` holds no built API. */
-export const apiBaseUrl = (dir: string): string | undefined => readIndex(dir)?.baseUrl;
+/**
+ * Past this a file of a built API is no file the build wrote; it is refused rather than read. The
+ * lists of a large world are far larger than a source record, so the source files' limit is not this.
+ */
+const MAX_API_FILE_BYTES = 256 * 1024 * 1024;
+
+/** The text of `rel` in the built API at `dir`: a regular file inside it, under the limit; or NotAnApi. */
+function readText(dir: string, rel: string): string {
+  let read: { bytes: Buffer } | { why: string };
+  try {
+    read = readInside(dir, path.join(dir, rel), MAX_API_FILE_BYTES);
+  } catch (err) {
+    read = { why: `could not be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
+  }
+  if ('why' in read) throw new NotAnApi(dir, `${rel} ${read.why}`);
+  return read.bytes.toString('utf8');
+}
+
+/** `text`, the file `rel` of the built API at `dir`, parsed; NotAnApi when it is not JSON. */
+function parseJson(dir: string, rel: string, text = readText(dir, rel)): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    // The parser's message quotes the text it choked on, which may hold any character.
+    throw new NotAnApi(dir, `${rel} is not JSON (${visible((err as Error).message)})`);
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A built API's index and the address its urls start with; NotAnApi when `dir` holds none, or a broken one. */
+function readIndex(dir: string): { index: Record<string, string>; baseUrl: string } {
+  if (!fs.existsSync(path.join(dir, apiPaths.index))) throw new NotAnApi(dir, `the folder holds no built API (no ${apiPaths.index})`);
+  const index = parseJson(dir, apiPaths.index);
+  const urls = isObject(index) ? Object.values(index) : [];
+  const first = typeof urls[0] === 'string' ? urls[0] : '';
+  const at = first.indexOf('/api/v2/');
+  if (at <= 0 || urls.some((url) => typeof url !== 'string'))
+    throw new NotAnApi(dir, `${apiPaths.index} is not an index the build writes (each kind mapped to its list's url)`);
+  return { index: index as Record<string, string>, baseUrl: first.slice(0, at) };
+}
+
+/** The address a built API's urls start with, read from its index; NotAnApi when `dir` holds no built API. */
+export const apiBaseUrl = (dir: string): string => readIndex(dir).baseUrl;
 
 function readApiFolder(dir: string): ApiFolder {
-  const read = readIndex(dir);
-  if (!read) throw new Error(`${dir} holds no built API (no ${apiPaths.index} listing the kinds)`);
-  const { index, baseUrl } = read;
+  const { index, baseUrl } = readIndex(dir);
   const kinds = new Map(Object.keys(index).map((kind) => [kind, readList(dir, baseUrl, kind)]));
   return { dir, baseUrl, kinds, paths: servedPaths(dir) };
 }
 
 /** A kind's records, id to name, in the list's order (by id). */
 function readList(dir: string, baseUrl: string, kind: string): Map<number, string> {
-  const list = JSON.parse(fs.readFileSync(path.join(dir, apiPaths.list(kind)), 'utf8')) as { results: { name: string; url: string }[] };
+  const rel = apiPaths.list(kind);
+  const list = parseJson(dir, rel);
+  const results = isObject(list) && Array.isArray(list.results) ? list.results : undefined;
+  if (!results?.every((r) => isObject(r) && typeof r.url === 'string' && (r.name === undefined || typeof r.name === 'string')))
+    throw new NotAnApi(dir, `${rel} is not a list the build writes ({results: [{name, url}, …]})`);
   const records = new Map<number, string>();
-  for (const { name, url } of list.results) {
+  for (const { name, url } of results as { name?: string; url: string }[]) {
     const ref = parseRecordUrl(baseUrl, url);
-    if (ref) records.set(ref.id, name);
+    if (ref) records.set(ref.id, name!); // a characteristic publishes no name
   }
   return records;
 }
@@ -103,7 +148,13 @@ function servedPaths(dir: string): Set<string> {
   const paths = new Set<string>();
   for (const top of SERVED) {
     if (!fs.existsSync(path.join(dir, top))) continue;
-    for (const entry of fs.readdirSync(path.join(dir, top), { recursive: true, withFileTypes: true })) {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(path.join(dir, top), { recursive: true, withFileTypes: true });
+    } catch (err) {
+      throw new NotAnApi(dir, `${top} cannot be listed (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    }
+    for (const entry of entries) {
       if (!entry.isFile()) continue;
       const rel = path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
       paths.add(rel.endsWith('/index.json') ? rel.slice(0, -'index.json'.length) : rel);
@@ -142,10 +193,15 @@ function diffKind(kind: string, before: ApiFolder, after: ApiFolder): KindDiff {
 
 /** How one record differs between the folders, or undefined when its bytes are the same. */
 function recordChange(kind: string, key: RecordKey, beforeDir: string, afterDir: string): RecordChange | undefined {
-  const read = (dir: string) => fs.readFileSync(path.join(dir, apiPaths.record(kind, key.id)), 'utf8');
-  const [was, now] = [read(beforeDir), read(afterDir)];
+  const rel = apiPaths.record(kind, key.id);
+  const [was, now] = [readText(beforeDir, rel), readText(afterDir, rel)];
   if (was === now) return undefined;
-  const differences = microdiff(JSON.parse(was), JSON.parse(now));
+  const record = (dir: string, text: string) => {
+    const value = parseJson(dir, rel, text);
+    if (!isObject(value)) throw new NotAnApi(dir, `${rel} is not a record (a JSON object)`);
+    return value;
+  };
+  const differences = microdiff(record(beforeDir, was), record(afterDir, now));
   if (differences.length === 0) return undefined; // the same record, written otherwise (indented, say)
   return { ...key, changes: differences.map(fieldChange), removedFields: differences.flatMap(removedFields) };
 }
@@ -164,8 +220,6 @@ function removedFields(d: Difference): string[] {
     return Object.keys(d.oldValue).map((k) => pointerOf([...d.path, k]));
   return [];
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The paths the folder before answered that the one after does not, each with the reason a reader will look for. */
 function goneUrls(before: ApiFolder, after: ApiFolder, kinds: KindDiff[]): GoneUrl[] {
