@@ -1,26 +1,32 @@
 // `npm run import -- --from DIR [--out DIR]`: a PokeAPI static API into a data folder of records.
 import fs from 'node:fs';
 import path from 'node:path';
+import { folderToRead, folderToWrite, realish, UsageError, within } from '../guard.mjs';
 import { importWorld, type ImportResult } from '../import/import.ts';
-import { CATEGORIES } from '../import/losses.ts';
-import { ImportRefused } from '../import/kinds.ts';
 import type { Progress } from '../import/read.ts';
-import { defaultDataDir } from '../paths.ts';
-import { commandOptions, terminalBar } from './common.ts';
+import { checkOut, NotWritten, tempFolder } from '../import/write.ts';
+import { defaultDataDir, projectRoot } from '../paths.ts';
+import { visible } from '../report/problems.ts';
+import { commandOptions, onStop, stopping, terminalBar, untilStopped } from './common.ts';
 
 const HELP = `Usage: npm run import -- --from DIR [--out DIR]
 
 Turns a PokeAPI static API (api-data's data/api/v2, or any folder of <kind>/<id>/index.json) into a
 data folder of this project's source format: one YAML file per record, at <out>/<kind>/<name>.yaml.
 What the source format cannot hold as PokeAPI states it (folded, substituted or dropped) and where
-PokeAPI's two statements of a derived fact disagree are listed in <out>.import-report.json.
+PokeAPI's two statements of a derived fact disagree are listed in <out>.import-report.json, and so
+is every record not imported, with why: a file that is not a regular file inside --from or is over
+the build's size limit, a record that is not JSON of PokeAPI's shape, a name that cannot name a
+file, a record the build would refuse. The rest is imported.
 
 Options:
   --from DIR   the PokeAPI folder (holding type/, pokemon-form/, …)
   --out DIR    the data folder to make, new or empty (default: data/)
   -h, --help   show this help
 
-Exit codes: 0 imported, 2 wrong usage (no --from, an --out that holds files) or unreadable source.`;
+Exit codes: 0 imported; 1 imported but for the records refused (listed); 2 wrong usage (no --from,
+an --out that holds files, is inside --from or the data folder) or no records; 3 --out not writable;
+130 or 143 stopped by Ctrl-C or SIGTERM (nothing is left written).`;
 
 /** A bar per stage on a terminal; one plain line per stage elsewhere (CI, pipes). */
 function progressReporter(): Progress & { stop(): void } {
@@ -53,6 +59,7 @@ export function summary(result: ImportResult, report: string): string {
   };
   const total = Object.values(result.records).reduce((a, b) => a + b, 0);
   const lines = ['records written', ...rows(Object.entries(result.records)), ...rows([['all', total]])];
+  if (result.refused.length) lines.push('', `not imported (${count(result.refused.length)}), each in the report`, ...refusals(result));
   const skipped = Object.entries(result.skipped);
   if (skipped.length) lines.push('', 'kinds not published, skipped', ...rows(skipped));
   if (result.losses.length) {
@@ -64,11 +71,27 @@ export function summary(result: ImportResult, report: string): string {
   return lines.join('\n');
 }
 
-/** The report file: the summary's figures with every record each loss and disagreement touched. */
-function reportBody(result: ImportResult, from: string, out: string): string {
-  const { records, skipped, losses, disagreements, files } = result;
-  const categories = Object.fromEntries(Object.entries(CATEGORIES).filter(([c]) => losses.some((l) => l.category === c)));
-  return `${JSON.stringify({ from, out, records, files, skipped, categories, losses, disagreements }, null, 2)}\n`;
+/** The first refusals, one a line, as the report has them; the text from the source made visible. */
+function refusals({ refused }: ImportResult): string[] {
+  const shown = refused.slice(0, REFUSALS_SHOWN).map(({ file, why }) => `  ${visible(file)}: ${visible(why)}`);
+  return refused.length > REFUSALS_SHOWN ? [...shown, `  … and ${count(refused.length - REFUSALS_SHOWN)} more`] : shown;
+}
+
+/** Refusals listed in the summary: enough to see what went wrong; the report has all. */
+const REFUSALS_SHOWN = 20;
+
+/**
+ * The folder the import makes, refused before anything is read: not under a file or in /proc, not
+ * `--from` nor in or around it, not the project or a folder holding it, and not inside the data
+ * folder (the data folder itself, new or empty, is where a project starts from PokeAPI's data).
+ */
+function outFolder(out: string, from: string): string {
+  const abs = folderToWrite('--out', out, { '--from': from });
+  const [real, project, data] = [abs, projectRoot, defaultDataDir].map(realish);
+  if (within(project!, real!))
+    throw new UsageError(`--out ${out}: ${real === project ? 'is' : 'holds'} the project; choose another folder`);
+  if (real !== data && within(real!, data!)) throw new UsageError(`--out ${out}: is inside the data folder; choose another folder`);
+  return abs;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -78,21 +101,43 @@ export async function main(argv: string[]): Promise<number> {
     console.error('--from is needed: a PokeAPI folder such as api-data/data/api/v2');
     return 2;
   }
-  const from = path.resolve(values.from);
-  const out = values.out ? path.resolve(values.out) : defaultDataDir;
+  let from: string, out: string;
+  try {
+    from = folderToRead('--from', values.from);
+    out = outFolder(values.out ?? defaultDataDir, from);
+    checkOut(out, `${out}.import-report.json`);
+  } catch (err) {
+    // A path the system will not look at (a name too long, a folder without rights) is refused as well.
+    if (!(err instanceof UsageError) && !(err as NodeJS.ErrnoException).code) throw err;
+    console.error(err instanceof UsageError ? err.message : `the import cannot start: ${(err as Error).message}`);
+    return 2;
+  }
   const report = `${out}.import-report.json`;
   const progress = progressReporter();
-  try {
-    const result = importWorld({ from, out, report, progress });
+  // Stopped by a signal, the import removes the folder it writes into, its own (checkOut found
+  // none of its name), before the process ends; the report is written only after every record.
+  const forget = onStop(() => {
     progress.stop();
-    fs.writeFileSync(report, reportBody(result, from, out));
+    fs.rmSync(tempFolder(out), { recursive: true, force: true });
+    console.error('the import was stopped: nothing was written');
+  });
+  try {
+    const result = await importWorld({ from, out, report, progress });
+    progress.stop();
     const shown = path.relative(process.cwd(), report);
     console.log(summary(result, shown.startsWith('..') ? report : shown));
-    return 0;
+    if (result.refused.length === 0) return 0;
+    console.error(`${count(result.refused.length)} of the source's records or entries were not imported: each is in ${report}, with why`);
+    return 1;
   } catch (err) {
     progress.stop();
-    if (!(err instanceof ImportRefused)) throw err;
-    console.error(err.message);
-    return 2;
+    if (stopping()) return await untilStopped();
+    if (err instanceof UsageError || err instanceof NotWritten) {
+      console.error(err.message);
+      return err instanceof NotWritten ? 3 : 2;
+    }
+    throw err;
+  } finally {
+    forget();
   }
 }

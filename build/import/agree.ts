@@ -88,7 +88,7 @@ function pastChart(world: World): Disagreement[] {
   for (const defender of types) {
     for (const past of defender.past_damage_relations ?? []) {
       const generation = idOf(past.generation) ?? 0;
-      const fact = `type.past_damage_relations (${past.generation.name}) *_from ↔ the attackers' rows then`;
+      const fact = `type.past_damage_relations (${past.generation?.name}) *_from ↔ the attackers' rows then`;
       const stated = new Map<number, number>();
       for (const [, fromField, factor] of RELATIONS)
         for (const ref of past.damage_relations?.[fromField] ?? []) stated.set(idOf(ref)!, factor);
@@ -119,7 +119,7 @@ function genders(world: World): Disagreement[] {
   const gendersByName = [...recordsOf(world, 'gender').values()];
   const rates = sideOf('pokemon-species.gender_rate', world, 'creature-species', (s) =>
     gendersByName
-      .filter((g) => GENDER_RULE[g.name]?.(s.gender_rate))
+      .filter((g) => Object.hasOwn(GENDER_RULE, g.name) && GENDER_RULE[g.name]!(s.gender_rate))
       .map((g): Claim => [`${g.id}<${s.id}=${s.gender_rate}`, `gender_rate ${s.gender_rate} makes it ${g.name}`]),
   );
   return compare(details, rates);

@@ -39,17 +39,19 @@ function mapObject(source: Schema, response: Schema | undefined, value: Poke, at
   for (const [pokeKey, field] of Object.entries(value)) {
     const key = ourName(pokeKey);
     const path = at ? `${at}.${key}` : key;
-    const schema = source.properties[key];
+    // Own fields only: a key such as `toString` names nothing in a schema.
+    const schema = Object.hasOwn(source.properties, key) ? source.properties[key] : undefined;
+    const responseField = Object.hasOwn(responseProps, key) ? responseProps[key] : undefined;
     if (!schema) {
       // Derived by the build (held to PokeAPI's own statement in agree.ts), or not in this API at all.
       // A null or an empty list says nothing, so leaving it out loses nothing.
       const empty = field === null || (Array.isArray(field) && field.length === 0);
-      if (!responseProps[key] && !empty) walk.losses.add('dropped', 'field-not-in-schema', walk.kind, path, walk.record);
+      if (!responseField && !empty) walk.losses.add('dropped', 'field-not-in-schema', walk.kind, path, walk.record);
       continue;
     }
-    const mapped = mapNode(schema, responseProps[key], field, path, walk, (source.required ?? []).includes(key));
+    const mapped = mapNode(schema, responseField, field, path, walk, (source.required ?? []).includes(key));
     if (mapped === DROP) {
-      // An item without a part it needs goes (its loss is noted); a record stays, for the build to name.
+      // An item without a part it needs goes (its loss is noted); a record stays, for admit.ts to refuse.
       if (at && (source.required ?? []).includes(key)) return DROP;
       continue;
     }
@@ -111,7 +113,9 @@ function nameOf(ref: unknown, kind: string, at: string, walk: Walk): string | un
  */
 function mapTrigger(source: Schema, value: unknown, at: string, walk: Walk): Out {
   const condition = value as Poke;
-  const kind = (source['x-ref-by'].kinds as Record<string, string>)[condition?.trigger];
+  const kinds = source['x-ref-by'].kinds as Record<string, string>;
+  const trigger = condition?.trigger;
+  const kind = typeof trigger === 'string' && Object.hasOwn(kinds, trigger) ? kinds[trigger] : undefined;
   if (!condition?.url || !kind) {
     walk.losses.add('dropped', 'trigger-condition', walk.kind, `${at}(${condition?.trigger})`, walk.record);
     return DROP;

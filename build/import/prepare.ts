@@ -2,6 +2,7 @@
 // what the specification states otherwise is folded here (an encounter's details, a type's
 // relations), what the source states on the other side of a pair is moved there (an item's stats,
 // a species' gender needed to evolve), and names are given or made unique. Every fold is noted in `losses`.
+import { isSlug } from '../guard.mjs';
 import { recordsOf, refTarget, type Poke, type World } from './kinds.ts';
 import type { Losses } from './losses.ts';
 
@@ -122,13 +123,13 @@ function nameCharacteristics(records: Map<number, Poke>, losses: Losses): Map<nu
   const taken = new Set<string>();
   const out = new Map<number, Poke>();
   for (const [id, record] of [...records].sort(([a], [b]) => a - b)) {
-    const english = (record.descriptions ?? []).find((d: Poke) => d.language?.name === 'en')?.description ?? '';
-    const slug = english
+    const english = (record.descriptions ?? []).find((d: Poke) => d?.language?.name === 'en')?.description;
+    const slug = String(english ?? '')
       .normalize('NFKD')
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-+|-+$/g, '');
-    const name = slug && !/^\d+$/.test(slug) && !taken.has(slug) ? slug : `characteristic-${id}`;
+    const name = isSlug(slug) && !taken.has(slug) ? slug : `characteristic-${id}`;
     taken.add(name);
     losses.add('substituted', 'characteristic-name', 'characteristic', 'name', name);
     out.set(id, { ...record, name });

@@ -1,61 +1,93 @@
-// Stage 5, write: one YAML file per record at `<out>/<kind>/<name>.yaml`. The files are made into a
-// folder beside `out` and put in place by one rename, so a failed import leaves no half-written
-// folder, and a folder that holds anything is never written into.
+// Stage 6, write: the files admitted, at `<out>/<kind>/<name>.yaml`, and the report beside the
+// folder. The files are made into a folder of the import's own beside `out` and put in place by one
+// rename, so a failed or stopped import leaves no half-written folder, and a folder that holds
+// anything is never written into. Nothing is written over: each file is new.
 import fs from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
-import { ImportRefused, type Poke } from './kinds.ts';
+import { UsageError } from '../guard.mjs';
+import type { SourceFile } from './admit.ts';
+import { pause } from './kinds.ts';
 
-const jsyaml = createRequire(import.meta.url)('js-yaml') as typeof import('js-yaml');
+/** An output the import could not write (a folder without rights, a full disk): exit code 3. */
+export class NotWritten extends Error {}
 
-export interface SourceFile {
-  rel: string;
-  text: string;
-}
+/** The folder the import writes into first, beside `out`: named after the process, so two never share one. */
+export const tempFolder = (out: string) => `${out}.importing-${process.pid}`;
 
-/** Refuses an output folder that exists and is not empty, or a report file that exists. */
-export function checkOut(out: string, report: string): void {
-  if (fs.existsSync(out) && (!fs.statSync(out).isDirectory() || fs.readdirSync(out).length > 0)) {
-    throw new ImportRefused(`--out ${out} exists and is not empty: the import writes only a new or empty folder`);
-  }
-  if (fs.existsSync(report)) throw new ImportRefused(`${report} exists: the import does not overwrite its report`);
-}
+/** Files written between two turns of the event loop (kinds.ts, pause). */
+const FILES_PER_PAUSE = 256;
 
 /**
- * The files of the records, by kind and name. YAML as the build reads it (js-yaml's core schema), so
- * a string that looks like another type is quoted; the same records give the same bytes.
+ * Refuses an `--out` that is a link, a file, or a folder that holds anything, and a report or a
+ * folder of the import's own that is there already: before anything is read.
  */
-export function toFiles(records: Map<string, Poke[]>): SourceFile[] {
-  const files: SourceFile[] = [];
-  for (const kind of [...records.keys()].sort()) {
-    const taken = new Set<string>();
-    for (const record of records.get(kind)!) {
-      const name = String(record.name);
-      if (taken.has(name))
-        throw new ImportRefused(`two ${kind} records are named ${name}: the source format names a file after its record`);
-      taken.add(name);
-      const text = jsyaml.dump(record, { schema: jsyaml.CORE_SCHEMA, lineWidth: -1, noRefs: true });
-      files.push({ rel: path.join(kind, `${name}.yaml`), text });
-    }
+export function checkOut(out: string, report: string): void {
+  const stats = look(out, `--out ${out}`);
+  if (stats?.isSymbolicLink()) throw new UsageError(`--out ${out}: is a link; name the folder it leads to`);
+  if (stats && !stats.isDirectory()) throw new UsageError(`--out ${out}: is a file; the import writes only a new or empty folder`);
+  if (stats && listed(out).length > 0) {
+    throw new UsageError(`--out ${out} exists and is not empty: the import writes only a new or empty folder`);
   }
-  return files;
+  if (look(report, report)) throw new UsageError(`${report} exists: the import does not overwrite its report`);
+  const temp = tempFolder(out);
+  if (look(temp, temp)) throw new UsageError(`${temp} exists: the import does not write over it`);
 }
 
-/** Writes the files into a new folder beside `out`, then renames it to `out`. */
-export function writeFolder(out: string, files: SourceFile[], onFile?: () => void): void {
-  const temp = `${out}.importing-${process.pid}`;
-  fs.rmSync(temp, { recursive: true, force: true });
+/** What is at `file`, not following a link; undefined for nothing. A name the system refuses (too long, say) is refused. */
+function look(file: string, said: string): fs.Stats | undefined {
   try {
-    const dirs = new Set(files.map((f) => path.dirname(f.rel)));
-    for (const dir of dirs) fs.mkdirSync(path.join(temp, dir), { recursive: true });
-    for (const file of files) {
-      fs.writeFileSync(path.join(temp, file.rel), file.text);
+    return fs.lstatSync(file, { throwIfNoEntry: false });
+  } catch (err) {
+    throw new UsageError(`${said}: cannot be made (${(err as NodeJS.ErrnoException).code})`);
+  }
+}
+
+function listed(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch (err) {
+    throw new UsageError(`--out ${dir}: could not be listed (${(err as NodeJS.ErrnoException).code})`);
+  }
+}
+
+export interface WriteOptions {
+  /** The report's file and text, written once every record is. */
+  report: { file: string; text: string };
+  onFile?: () => void;
+}
+
+/** Writes the files into a new folder beside `out` and the report beside it, then renames the folder to `out`. */
+export async function writeFolder(out: string, files: SourceFile[], { report, onFile }: WriteOptions): Promise<void> {
+  const temp = tempFolder(out);
+  made(() => fs.mkdirSync(path.dirname(out), { recursive: true }), out);
+  made(() => fs.mkdirSync(temp), out); // not recursive: a folder found there is not the import's
+  let reported = false;
+  try {
+    for (const dir of new Set(files.map((f) => path.dirname(f.rel)))) made(() => fs.mkdirSync(path.join(temp, dir)), out);
+    for (const [i, file] of files.entries()) {
+      made(() => fs.writeFileSync(path.join(temp, file.rel), file.text, { flag: 'wx' }), out);
       onFile?.();
+      if ((i + 1) % FILES_PER_PAUSE === 0) await pause();
     }
-    if (fs.existsSync(out)) fs.rmdirSync(out); // empty, as checkOut found it
-    fs.renameSync(temp, out);
+    await pause();
+    made(() => fs.writeFileSync(report.file, report.text, { flag: 'wx' }), report.file);
+    reported = true;
+    if (fs.existsSync(out)) made(() => fs.rmdirSync(out), out); // empty, as checkOut found it
+    made(() => fs.renameSync(temp, out), out);
   } catch (err) {
     fs.rmSync(temp, { recursive: true, force: true });
+    if (reported) fs.rmSync(report.file, { force: true });
     throw err;
+  }
+}
+
+/** Does `write`; a failure of the system's (no rights, a full disk, a name taken since) is `NotWritten`, said of `what`. */
+function made(write: () => void, what: string): void {
+  try {
+    write();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (!code) throw err;
+    throw new NotWritten(`${what}: could not be written (${code}); nothing was imported`);
   }
 }
