@@ -1,0 +1,256 @@
+// The importer as a hostile or careless user finds it, through the real command: a record's name
+// becomes a file name only if the build would take it, a file is read only if it is a regular file
+// inside --from under the size limit, a malformed record is refused and reported, --out and --from
+// are refused before anything is read, and a stopped import leaves nothing. Each time, what the
+// user had is as it was, byte for byte, and nothing is written outside --out but its report.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isSlug } from '../build/guard.mjs';
+import { projectRoot } from '../build/paths.ts';
+import { command, editRecord, expectNoTrace, outsideOut, pokeWorld, readReport, recordFile, said, tree, type Ran } from './import-run.ts';
+import { until } from './helpers.ts';
+
+/** Every file an import wrote, relative to `out`. */
+const written = (out: string) => [...tree(out).entries()].filter(([, what]) => what !== 'folder').map(([rel]) => rel);
+
+/** The refusals of an import's report, as `file: why`. */
+const refusals = (out: string): string[] => readReport(out).refused.map((r: { file: string; why: string }) => `${r.file}: ${r.why}`);
+
+/** An import that refused what it was given record by record: exit code 1, one line, no trace. */
+function expectRecordsRefused(ran: Ran): void {
+  expectNoTrace(ran);
+  expect(said(ran.stderr)).toHaveLength(1);
+  expect(said(ran.stderr)[0]).toMatch(/were not imported: each is in .*\.import-report\.json, with why$/);
+  expect(ran.code).toBe(1);
+}
+
+/** The build takes what the import wrote, with no problem. */
+async function expectBuilds(out: string): Promise<void> {
+  const built = await command('build', ['--data', out, '--check']);
+  expect(built.stderr + built.stdout).toMatch(/no problems/);
+  expect(built.code).toBe(0);
+}
+
+describe('the importer’s boundary', () => {
+  it('writes a record only under a name the build takes, and says which it refused', async () => {
+    const { dir, from, out } = await pokeWorld();
+    // The user's own file, where `../../home/victim` reaches from `<out>/language/`.
+    fs.mkdirSync(path.join(dir, 'home'));
+    fs.writeFileSync(path.join(dir, 'home', 'victim.yaml'), 'mine: true\n');
+    const names: Array<[string, number, string]> = [
+      ['language', 9, '../../home/victim'],
+      ['language', 5, ''],
+      ['type', 10, '.hidden'],
+      ['gender', 1, 'a/b'],
+      ['gender', 2, 'x\u0000y'],
+      ['ability', 1, 'FIRE!'],
+      ['stat', 6, '12'],
+    ];
+    for (const [kind, id, name] of names) editRecord(from, kind, id, (r) => void (r.name = name));
+    const before = outsideOut(dir, out);
+
+    const ran = await command('import', ['--from', from, '--out', out]);
+    expectRecordsRefused(ran);
+    expect(outsideOut(dir, out)).toEqual(before);
+    expect(fs.readFileSync(path.join(dir, 'home', 'victim.yaml'), 'utf8')).toBe('mine: true\n');
+    for (const rel of written(out)) expect(isSlug(path.basename(rel, '.yaml')) && rel.split('/').length === 2).toBe(true);
+    expect(refusals(out)).toEqual(
+      expect.arrayContaining(
+        names.map(([kind, id, name]) =>
+          expect.stringMatching(`^${kind}/${id}/index.json: its name ${JSON.stringify(JSON.stringify(name)).slice(1, -1)} is no name`),
+        ),
+      ),
+    );
+    expect(ran.stdout).toContain('language/9/index.json: its name "../../home/victim" is no name the build takes');
+    await expectBuilds(out);
+  }, 60_000);
+
+  it('reads a file only if it is a regular file inside --from, under the size limit, one for each record', async () => {
+    const { dir, from, out } = await pokeWorld();
+    const outside = path.join(dir, 'outside');
+    fs.mkdirSync(path.join(outside, 'kind', '1'), { recursive: true });
+    const secret = (id: number) =>
+      JSON.stringify({ ...JSON.parse(fs.readFileSync(recordFile(from, 'type', 17), 'utf8')), id, name: 'secret' });
+    fs.writeFileSync(path.join(outside, 'secret.json'), secret(17));
+    fs.writeFileSync(path.join(outside, 'kind', '1', 'index.json'), secret(1));
+    const replace = (kind: string, id: number, make: (file: string) => void) => {
+      fs.rmSync(recordFile(from, kind, id));
+      make(recordFile(from, kind, id));
+    };
+    replace('type', 17, (file) => fs.symlinkSync(path.join(outside, 'secret.json'), file));
+    replace('type', 18, (file) => fs.symlinkSync('/dev/zero', file));
+    replace('type', 14, (file) => expect(spawnSync('mkfifo', [file]).status).toBe(0));
+    replace('type', 9, (file) => fs.symlinkSync(path.join(dir, 'nowhere.json'), file));
+    // Far over the limit, and sparse: nothing of it is on the disk, or to be read.
+    replace('language', 5, (file) => {
+      fs.writeFileSync(file, '');
+      fs.truncateSync(file, 200 * 1024 * 1024);
+    });
+    // A link inside --from to a file inside it is read as the file.
+    fs.renameSync(recordFile(from, 'type', 8), path.join(from, 'type-8.json'));
+    fs.symlinkSync(path.join(from, 'type-8.json'), recordFile(from, 'type', 8));
+    // Folders: a kind and a record's folder that lead out of --from.
+    fs.symlinkSync(path.join(outside, 'kind'), path.join(from, 'berry'));
+    fs.symlinkSync(path.join(outside, 'kind', '1'), path.join(from, 'type', '99'));
+    // Two folders of one id: the one written as the number holds it.
+    fs.cpSync(path.join(from, 'type', '10'), path.join(from, 'type', '010'), { recursive: true });
+    const before = outsideOut(dir, out);
+
+    const ran = await command('import', ['--from', from, '--out', out], 30_000);
+    expectRecordsRefused(ran);
+    expect(outsideOut(dir, out)).toEqual(before);
+    // Records that must name a type refused go too (a move's type), each said.
+    const [own, named] = partition(refusals(out), (line) => !line.endsWith('(a reference to a record not imported is left out)'));
+    expect(named.length).toBeGreaterThan(0);
+    expect(own).toEqual([
+      `berry: is a link to ${path.join(outside, 'kind')}, outside --from: not followed`,
+      `language/5/index.json: is 209715200 bytes, over the limit of 4194304`,
+      `type/9/index.json: is a link to ${path.join(dir, 'nowhere.json')}, which does not exist`,
+      `type/010: names the id 10, as type/10 does`,
+      `type/14/index.json: is a FIFO (a named pipe), not a regular file`,
+      `type/17/index.json: leads to ${path.join(outside, 'secret.json')}, outside ${from}: only what is inside it is read`,
+      `type/18/index.json: leads to /dev/zero, outside ${from}: only what is inside it is read`,
+      `type/99: is a link to ${path.join(outside, 'kind', '1')}, outside --from: not followed`,
+    ]);
+    expect(fs.existsSync(path.join(out, 'type', 'ghost.yaml'))).toBe(true); // type 8, read through its link
+    for (const rel of written(out)) expect(fs.readFileSync(path.join(out, rel), 'utf8')).not.toContain('secret');
+  }, 60_000);
+
+  it('refuses a malformed record, and says why, with no stack trace', async () => {
+    const { dir, from, out } = await pokeWorld();
+    const raw = (kind: string, id: number, text: string | Buffer) => fs.writeFileSync(recordFile(from, kind, id), text);
+    editRecord(from, 'type', 9, (r) => void (r.damage_relations = 'x'));
+    editRecord(from, 'stat', 1, (r) => void (r.affecting_items = {}));
+    editRecord(from, 'stat', 2, (r) => void (r.names = [null]));
+    editRecord(from, 'item', 1, (r) => void (r.names[0].language = 7));
+    raw(
+      'type',
+      10,
+      fs.readFileSync(recordFile(from, 'type', 10), 'utf8').replace('{', `{"deep": ${'['.repeat(200_000)}${']'.repeat(200_000)},`),
+    );
+    raw('type', 14, fs.readFileSync(recordFile(from, 'type', 14), 'utf8').replace('{', '{"__proto__": {"polluted": "yes"},'));
+    editRecord(from, 'nature', 1, (r) => void (r.names[0].constructor = { polluted: 'yes' }));
+    raw('move', 1, '{"id": 1, "name": ');
+    raw('move', 2, '[1, 2]');
+    raw('move', 4, Buffer.from([0x7b, 0xff, 0xfe, 0x7d]));
+    editRecord(from, 'move', 5, (r) => void (r.id = 6));
+    editRecord(from, 'ability', 1, (r) => void (r.names[0].name = 'x'.repeat(5 * 1024 * 1024)));
+    const before = outsideOut(dir, out);
+
+    const ran = await command('import', ['--from', from, '--out', out]);
+    expectRecordsRefused(ran);
+    expect(outsideOut(dir, out)).toEqual(before);
+    expect(refusals(out)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^ability\/1\/index.json: is \d+ bytes, over the limit of 4194304$/),
+        'item/1/index.json: /names/0/language is 7 where the specification has a mapping',
+        expect.stringMatching(/^move\/1\/index.json: is not JSON: /),
+        'move/2/index.json: is not a record (a JSON object)',
+        'move/4/index.json: is not UTF-8 text',
+        'move/5/index.json: holds the id 6, where its folder says 5',
+        'nature/1/index.json: holds the key "constructor", which names an object\'s machinery in JavaScript',
+        'stat/1/index.json: /affecting_items is a mapping where the specification has a list',
+        'stat/2/index.json: /names/0 is null where the specification has a mapping',
+        'type/9/index.json: /damage_relations is "x" where the specification has a mapping',
+        'type/10/index.json: nests more than 32 levels deep, as no record does',
+        'type/14/index.json: holds the key "__proto__", which names an object\'s machinery in JavaScript',
+      ]),
+    );
+    for (const rel of written(out)) expect(fs.readFileSync(path.join(out, rel), 'utf8')).not.toContain('polluted');
+    await expectBuilds(out);
+  }, 60_000);
+});
+
+describe('the folders it is given', () => {
+  it('refuses an --out it must not write, and a --from it cannot read, in one line with exit code 2, before reading', async () => {
+    const { dir, from } = await pokeWorld();
+    fs.writeFileSync(path.join(dir, 'a-file'), 'mine');
+    fs.mkdirSync(path.join(dir, 'empty'));
+    fs.symlinkSync(path.join(dir, 'empty'), path.join(dir, 'link'));
+    const cases: Array<[string, string[], RegExp]> = [
+      [
+        '--out under a file',
+        ['--from', from, '--out', path.join(dir, 'a-file', 'out')],
+        /a-file is a file, so nothing can be made under it$/,
+      ],
+      ['--out in /proc', ['--from', from, '--out', '/proc/crs-import'], /is under \/proc, which holds no real files$/],
+      ['--out that is --from', ['--from', from, '--out', from], /is --from; choose another folder$/],
+      ['--out inside --from', ['--from', from, '--out', path.join(from, 'type', 'out')], /is inside --from; choose another folder$/],
+      ['--out that holds --from', ['--from', path.join(from, 'type'), '--out', from], /holds --from; choose another folder$/],
+      [
+        '--out that is the project',
+        ['--from', from, '--out', projectRoot],
+        /the project; choose another folder$|is inside the output folder/,
+      ],
+      [
+        '--out inside the data folder',
+        ['--from', from, '--out', path.join(projectRoot, 'data', 'crs-import')],
+        /is inside the data folder/,
+      ],
+      ['--out that is the data folder, not empty', ['--from', from], /exists and is not empty/],
+      ['--out that is a link', ['--from', from, '--out', path.join(dir, 'link')], /is a link; name the folder it leads to$/],
+      ['--out too long a name', ['--from', from, '--out', path.join(dir, 'x'.repeat(300))], /ENAMETOOLONG/],
+      ['--from missing', ['--from', path.join(dir, 'nowhere'), '--out', path.join(dir, 'out')], /no such folder$/],
+      ['--from a file', ['--from', path.join(dir, 'a-file'), '--out', path.join(dir, 'out')], /is a file, not a folder$/],
+    ];
+    const before = tree(dir);
+    const data = tree(path.join(projectRoot, 'data'));
+    for (const [label, args, message] of cases) {
+      const ran = await command('import', args);
+      expectNoTrace(ran);
+      // One line, and no progress line: nothing was read.
+      expect(ran.stderr.trim().split('\n'), label).toEqual([expect.stringMatching(message)]);
+      expect(ran.code, label).toBe(2);
+      expect(tree(dir), label).toEqual(before);
+    }
+    expect(tree(path.join(projectRoot, 'data'))).toEqual(data);
+  }, 120_000);
+});
+
+describe('a stopped import', () => {
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)(
+    'removes its folder and exits, on %s, with %i',
+    async (signal, code) => {
+      const { dir, from, out } = await pokeWorld('crs-import-stop-');
+      // Records enough that the write takes a while: the signal comes while its folder is there.
+      const language = JSON.parse(fs.readFileSync(recordFile(from, 'language', 9), 'utf8'));
+      for (let id = 1000; id < 4000; id++) {
+        fs.mkdirSync(path.join(from, 'language', String(id)));
+        fs.writeFileSync(recordFile(from, 'language', id), JSON.stringify({ ...language, id, name: `tongue-${id}`, names: [] }));
+      }
+      const before = outsideOut(dir, out);
+      const child = spawn(process.execPath, ['build/launch.mjs', 'import', '--from', from, '--out', out], {
+        cwd: projectRoot,
+        env: { ...process.env, CI: '1' },
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      child.stdout.resume();
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+      const temp = `${out}.importing-${child.pid}`;
+      await until(
+        async () => fs.existsSync(temp),
+        60_000,
+        () => stderr,
+      );
+      child.kill(signal);
+      expect(await exited).toBe(code);
+      expect(fs.existsSync(temp)).toBe(false);
+      expect(fs.existsSync(out)).toBe(false);
+      expect(fs.existsSync(`${out}.import-report.json`)).toBe(false);
+      expect(outsideOut(dir, out)).toEqual(before);
+      expect(said(stderr)).toEqual(['the import was stopped: nothing was written']);
+    },
+    90_000,
+  );
+});
+
+/** The items of `list` that pass `test`, and the others. */
+function partition<T>(list: T[], test: (item: T) => boolean): [T[], T[]] {
+  return [list.filter(test), list.filter((item) => !test(item))];
+}
