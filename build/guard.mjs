@@ -162,9 +162,9 @@ export function folderToWrite(setting, dir, keep) {
 
 /**
  * Makes `dir` a folder marked as `mark`'s owner's, or finds it so: a folder that does not exist or
- * is empty is made and marked; one that holds the mark is taken; anything else is refused (one
- * line naming `setting` and what the folder holds), so that nothing the owner did not make is
- * written over or pruned.
+ * is empty is made and marked; one that holds the mark, with its text (another tool may use the
+ * same name), is taken; anything else is refused (one line naming `setting` and what the folder
+ * holds), so that nothing the owner did not make is written over or pruned.
  * @param {string} setting what names the folder, for the message (`CRS_CACHE_DIR`)
  * @param {string} dir
  * @param {string} mark the marker file's name
@@ -175,13 +175,20 @@ export function ownFolder(setting, dir, mark, text) {
   if (stats && !stats.isDirectory())
     throw new UsageError(`${setting} ${dir}: is ${stats.isSymbolicLink() ? 'a link' : kindOf(stats)}, not a folder`);
   const names = stats ? fs.readdirSync(dir) : [];
-  if (names.includes(mark)) return;
+  if (names.includes(mark)) {
+    const read = readInside(dir, path.join(dir, mark), text.length);
+    if ('bytes' in read && read.bytes.toString() === text) return;
+  }
   if (names.length > 0) {
     const shown = names.sort().slice(0, 3).join(', ') + (names.length > 3 ? ', …' : '');
     throw new UsageError(`${setting} ${dir}: holds ${shown}, which the build did not make; name a new or empty folder`);
   }
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, mark), text, { flag: 'wx' });
+  try {
+    fs.writeFileSync(path.join(dir, mark), text, { flag: 'wx' });
+  } catch (err) {
+    if (/** @type {NodeJS.ErrnoException} */ (err).code !== 'EEXIST') throw err; // marked meanwhile by another process
+  }
 }
 
 /** @param {fs.Stats} stats */

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 import { Cache, cacheRoot } from './cache.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -72,9 +73,16 @@ function bundle(esbuild, dir) {
   fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
 }
 
+/** The data and output folders a command is given (`--data`, `--out`): the cache stays out of them. */
+function namedFolders(args) {
+  const { values } = parseArgs({ args, options: { data: { type: 'string' }, out: { type: 'string' } }, strict: false });
+  const named = Object.entries({ data: values.data, output: values.out }).filter(([, dir]) => typeof dir === 'string');
+  return Object.fromEntries(named.map(([what, dir]) => [`the ${what} folder ${dir}`, path.resolve(dir)]));
+}
+
 /** The bundle of these sources: the cache's, or one made now and kept there. */
-async function bundled() {
-  const bundles = new Cache(path.join(cacheRoot(root), 'build'));
+async function bundled(args) {
+  const bundles = new Cache(path.join(cacheRoot(root, namedFolders(args)), 'build'));
   const key = sourcesHash();
   const found = bundles.find(key);
   if (found) return found;
@@ -90,7 +98,7 @@ async function bundled() {
 
 /** Runs `command`'s bundle; gives the exit code its `main` returned, if any. */
 async function run(command, args) {
-  const dir = await bundled();
+  const dir = await bundled(args);
   const entry = await import(pathToFileURL(path.join(dir, `${command}.js`)).href);
   if (typeof entry.main === 'function') return entry.main(args);
   return undefined;

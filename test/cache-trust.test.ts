@@ -1,0 +1,259 @@
+// The build's cache checks what it reads before it trusts it, and deletes only what it made, through
+// the real command (`node build/launch.mjs build`): a record line, the validators' code, the
+// launcher's bundle or a page edited in the cache is a miss, never published or run, and the output
+// is a clean build's; a CRS_CACHE_DIR that holds anything else (a user's folder, the project, the
+// data folder) is refused in one line, exit code 2, and left byte for byte as it was.
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../build/paths.ts';
+import { fixtureWorld, snapshot, tempDir } from './helpers.ts';
+
+const exec = promisify(execFile);
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** `node build/launch.mjs build` of `data` into `out`, of the project in `root`, with the cache in `cache` (the default without). */
+async function build(cache: string | undefined, data: string, out: string, root = projectRoot): Promise<Run> {
+  const env: NodeJS.ProcessEnv = { ...process.env, BASE_URL: 'http://localhost:3000', CRS_CACHE_DIR: cache };
+  if (cache === undefined) delete env.CRS_CACHE_DIR;
+  const args = [path.join(root, 'build/launch.mjs'), 'build', '--data', data, '--out', out, '--plain', '--report', 'json'];
+  try {
+    const { stdout, stderr } = await exec(process.execPath, args, { cwd: root, env, maxBuffer: 1 << 26 });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const { code, stdout, stderr } = err as Run;
+    return { code, stdout, stderr };
+  }
+}
+
+/** What a build that succeeded reports: how many files it parsed, and how many records it took from the cache. */
+function counts(result: Run): { parsed: number; cached: number } {
+  expect(result.code, result.stderr).toBe(0);
+  const { parsed, cached } = JSON.parse(result.stdout) as { parsed: number; cached: number };
+  return { parsed, cached };
+}
+
+/** The stderr of a refused run: one line, and no stack. */
+function refusal(result: Run): string {
+  expect(result.code, result.stderr).toBe(2);
+  const lines = result.stderr.trimEnd().split('\n');
+  expect(lines, result.stderr).toHaveLength(1);
+  expect(lines[0]).not.toMatch(/\bat .*:\d+:\d+/);
+  return lines[0]!;
+}
+
+/** The one entry of an area of the cache. */
+function onlyEntry(cache: string, area: string): string {
+  const entries = fs.readdirSync(path.join(cache, area)).filter((name) => /^[A-Za-z0-9_-]{8,64}$/.test(name));
+  expect(entries, area).toHaveLength(1);
+  return path.join(cache, area, entries[0]!);
+}
+
+/** Gives an entry's list the hash of the file at `name` as it now is, as someone who edits the cache with care would. */
+function rehash(entry: string, name: string): void {
+  const list = path.join(entry, '.entry.json');
+  if (!fs.existsSync(list)) return; // a cache that keeps no hashes
+  const manifest = JSON.parse(fs.readFileSync(list, 'utf8')) as { files: Record<string, string> };
+  manifest.files[name] = createHash('sha256')
+    .update(fs.readFileSync(path.join(entry, name)))
+    .digest('hex');
+  fs.writeFileSync(list, JSON.stringify(manifest));
+}
+
+/** Edits the record of the file `rel` (as the cache names it) in the checked records a cache holds. */
+function forge(cache: string, rel: string, edit: (record: Record<string, unknown>) => void, withHash = true): void {
+  for (const key of fs.readdirSync(path.join(cache, 'records'))) {
+    const file = path.join(cache, 'records', key, 'records');
+    if (!fs.existsSync(file)) continue;
+    const lines = fs.readFileSync(file, 'utf8').split('\n');
+    const at = lines.findIndex((line) => line.startsWith(`${rel}\t`));
+    if (at < 0) continue;
+    const [name, hash, json] = lines[at]!.split('\t');
+    const record = JSON.parse(json!) as Record<string, unknown>;
+    edit(record);
+    lines[at] = [name, hash, JSON.stringify(record)].join('\t');
+    fs.writeFileSync(file, lines.join('\n'));
+    if (withHash) rehash(path.join(cache, 'records', key), 'records');
+    return;
+  }
+  throw new Error(`no record of ${rel} in the cache`);
+}
+
+/** Sets the times of everything under `dir`, and its own, to long ago: the first a pruning would remove. */
+function age(dir: string): void {
+  for (const name of fs.readdirSync(dir, { recursive: true })) fs.utimesSync(path.join(dir, String(name)), 1000, 1000);
+  fs.utimesSync(dir, 1000, 1000);
+}
+
+/** A folder of a user's: look-alike key folders with files in them, and a file. */
+function userFolder(dir: string, under: string): void {
+  for (const name of ['holiday-photos', 'taxes-2024', 'thesis_drafts', 'old-laptop', 'recipes1', 'music-mixes']) {
+    fs.mkdirSync(path.join(dir, under, name), { recursive: true });
+    fs.writeFileSync(path.join(dir, under, name, 'notes.txt'), `${name}\n`);
+  }
+  fs.mkdirSync(path.join(dir, 'drafts.tmp'));
+  fs.writeFileSync(path.join(dir, 'drafts.tmp', 'draft.txt'), 'a draft\n');
+  fs.writeFileSync(path.join(dir, 'todo.md'), '- water the plants\n');
+  age(dir);
+}
+
+/** A cache folder holding what the clean build left, to edit. */
+function copyOf(cache: string, to: string): string {
+  fs.cpSync(cache, to, { recursive: true, verbatimSymlinks: true });
+  return to;
+}
+
+let world: { root: string; data: string };
+let cleanCache: string;
+let clean: Map<string, string>;
+let files: number;
+
+beforeAll(async () => {
+  world = await fixtureWorld('starter');
+  cleanCache = path.join(world.root, 'clean-cache');
+  const out = path.join(world.root, 'clean');
+  expect(counts(await build(cleanCache, world.data, out))).toMatchObject({ cached: 0 });
+  clean = await snapshot(out);
+  files = fs.readdirSync(world.data, { recursive: true }).filter((f) => String(f).endsWith('.yaml')).length;
+});
+
+describe('a checked record edited in the cache', () => {
+  it('is never published, even with its hash written again: its file is checked anew, and the output is a clean build', async () => {
+    const cache = copyOf(cleanCache, path.join(world.root, 'forged-cache'));
+    forge(cache, 'data/type/fire.yaml', (r) => (r.name = 'FIRE!'));
+    forge(cache, 'data/type/water.yaml', (r) => (r.id = -7));
+    forge(cache, 'data/stat/attack.yaml', (r) => (r.game_index = 2 ** 31));
+    forge(cache, 'data/stat/defense.yaml', (r) => (r.move_damage_class = { url: 'javascript:alert(1)' }));
+    const out = path.join(world.root, 'forged');
+    expect(counts(await build(cache, world.data, out))).toEqual({ parsed: 4, cached: files - 4 });
+    expect(await snapshot(out)).toEqual(clean);
+    // The lines are kept again as the build checked them.
+    expect(counts(await build(cache, world.data, path.join(world.root, 'after-forged')))).toEqual({ parsed: 0, cached: files });
+  });
+
+  it('without its hash written again makes the kind it is of a miss', async () => {
+    const cache = copyOf(cleanCache, path.join(world.root, 'edited-cache'));
+    forge(cache, 'data/type/fire.yaml', (r) => (r.name = 'FIRE!'), false);
+    const out = path.join(world.root, 'edited');
+    const types = fs.readdirSync(path.join(world.data, 'type')).length;
+    expect(counts(await build(cache, world.data, out))).toEqual({ parsed: types, cached: files - types });
+    expect(await snapshot(out)).toEqual(clean);
+  });
+});
+
+describe('code edited in the cache', () => {
+  it('is never run: the validators', async () => {
+    const cache = copyOf(cleanCache, path.join(world.root, 'validators-cache'));
+    const ran = path.join(world.root, 'validators-ran');
+    fs.writeFileSync(
+      path.join(onlyEntry(cache, 'validators'), 'validators.cjs'),
+      `require('node:fs').writeFileSync(${JSON.stringify(ran)}, 'ran'); module.exports = {};`,
+    );
+    const out = path.join(world.root, 'validators');
+    counts(await build(cache, world.data, out));
+    expect(fs.existsSync(ran)).toBe(false);
+    expect(await snapshot(out)).toEqual(clean);
+  });
+
+  it("is never run: the launcher's bundle", async () => {
+    const cache = copyOf(cleanCache, path.join(world.root, 'bundle-cache'));
+    const ran = path.join(world.root, 'bundle-ran');
+    fs.writeFileSync(
+      path.join(onlyEntry(cache, 'build'), 'build.js'),
+      `import fs from 'node:fs'; fs.writeFileSync(${JSON.stringify(ran)}, 'ran'); export const main = async () => 0;`,
+    );
+    const out = path.join(world.root, 'bundle');
+    counts(await build(cache, world.data, out));
+    expect(fs.existsSync(ran)).toBe(false);
+    expect(await snapshot(out)).toEqual(clean);
+  });
+
+  it('is never copied into the output: the explorer page and the worker', async () => {
+    const cache = copyOf(cleanCache, path.join(world.root, 'page-cache'));
+    fs.writeFileSync(path.join(onlyEntry(cache, 'explorer'), 'files', 'index.html'), '<script>planted()</script>');
+    fs.writeFileSync(path.join(onlyEntry(cache, 'host-code'), 'files', '_worker.js'), 'planted();');
+    const out = path.join(world.root, 'page');
+    counts(await build(cache, world.data, out));
+    expect(await snapshot(out)).toEqual(clean);
+  });
+});
+
+describe('CRS_CACHE_DIR', () => {
+  it("naming a user's folder that holds look-alike key folders is refused, and the folder left as it was", async () => {
+    const user = path.join(await tempDir(), 'work');
+    userFolder(user, 'build');
+    const before = await snapshot(user);
+    const out = path.join(world.root, 'user-out');
+    expect(refusal(await build(user, world.data, out))).toMatch(/^CRS_CACHE_DIR .*work: holds build, drafts\.tmp, todo\.md/);
+    expect(await snapshot(user)).toEqual(before);
+    expect(fs.existsSync(out)).toBe(false);
+  });
+
+  it('naming the data folder, or a folder inside it, is refused, and the data left as it was', async () => {
+    const before = await snapshot(world.data);
+    const out = path.join(world.root, 'data-out');
+    expect(refusal(await build(world.data, world.data, out))).toContain(`is the data folder`);
+    const inside = path.join(world.data, '.cache');
+    expect(refusal(await build(inside, world.data, out))).toContain(`is inside the data folder`);
+    expect(await snapshot(world.data)).toEqual(before);
+  });
+
+  it('naming the project, or a folder holding it, is refused, and the project left as it was', async () => {
+    const root = await copyProject();
+    const before = await snapshot(path.join(root, 'build'));
+    const out = path.join(world.root, 'project-out');
+    expect(refusal(await build(root, world.data, out, root))).toBe(`CRS_CACHE_DIR ${root}: is the project; choose another folder`);
+    expect(refusal(await build(path.dirname(root), world.data, out, root))).toContain('holds the project');
+    expect(await snapshot(path.join(root, 'build'))).toEqual(before);
+    expect(fs.readdirSync(root).sort()).toEqual(['build', 'node_modules', 'package-lock.json', 'package.json']);
+  });
+
+  it('naming a cache that holds folders it did not make: pruning leaves them, and only them, alone', async () => {
+    const cache = copyOf(cleanCache, path.join(world.root, 'pruned-cache'));
+    const entry = path.basename(onlyEntry(cache, 'validators'));
+    // Foreign folders among the validators' entries, older than any: the first a pruning would take.
+    userFolder(path.join(cache, 'validators'), '.');
+    const foreign = await snapshot(path.join(cache, 'validators'));
+    for (const name of [...foreign.keys()]) if (name.startsWith(`${entry}/`)) foreign.delete(name);
+    fs.writeFileSync(path.join(cache, 'validators', entry, 'validators.cjs'), 'module.exports = (');
+    counts(await build(cache, world.data, path.join(world.root, 'pruned')));
+    // The damaged entry was made again, beside every foreign folder.
+    const after = await snapshot(path.join(cache, 'validators'));
+    for (const [name, text] of foreign) expect(after.get(name), name).toBe(text);
+    expect(after.get(`${entry}/validators.cjs`)).toContain('exports');
+  });
+
+  it('left unset, adopts the default folder an older build left unmarked: what it held is cleared, and never run', async () => {
+    const root = await copyProject(['schemas', 'explorer', 'vite.config.ts', 'tsconfig.json', 'hosts/serve.json', 'hosts/cloudflare']);
+    const ran = path.join(root, 'ran');
+    const old = path.join(root, 'node_modules/.cache/creature-reference-service/build/Old-Bundle-Key');
+    fs.mkdirSync(old, { recursive: true });
+    fs.writeFileSync(path.join(old, 'build.js'), `import fs from 'node:fs'; fs.writeFileSync(${JSON.stringify(ran)}, 'ran');`);
+    const out = path.join(root, 'dist');
+    counts(await build(undefined, world.data, out, root));
+    expect(fs.existsSync(ran)).toBe(false);
+    expect(fs.existsSync(old)).toBe(false);
+    expect(fs.readFileSync(path.join(root, 'node_modules/.cache/creature-reference-service/CACHEDIR.TAG'), 'utf8')).toMatch(/^Signature: /);
+    expect(await snapshot(out)).toEqual(clean);
+  });
+});
+
+/** A copy of the project's build code (and `more` of it) beside its libraries, with no cache of its own. */
+async function copyProject(more: string[] = []): Promise<string> {
+  const root = await tempDir();
+  for (const dir of ['build', ...more]) fs.cpSync(path.join(projectRoot, dir), path.join(root, dir), { recursive: true });
+  for (const file of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(projectRoot, file), path.join(root, file));
+  fs.mkdirSync(path.join(root, 'node_modules'));
+  for (const name of fs.readdirSync(path.join(projectRoot, 'node_modules'))) {
+    if (name !== '.cache') fs.symlinkSync(path.join(projectRoot, 'node_modules', name), path.join(root, 'node_modules', name));
+  }
+  return root;
+}
