@@ -1,7 +1,7 @@
 // Where the build starts its threads: a checking pool for large worlds (pipeline/check-pool.ts) and
 // the writer (output/writer.ts). Each thread runs thread-entry, which gives it its role. Run from
 // its TypeScript sources (tests), a thread loads them through tsx as the main thread did; run
-// compiled (bin/run.mjs bundles the build), it loads the compiled entry beside the build's code.
+// compiled (launch.mjs bundles the build), it loads the compiled entry beside the build's code.
 import { Worker, type Transferable } from 'node:worker_threads';
 
 export type Role = 'check' | 'write';

@@ -1,4 +1,4 @@
-// Stage 5, admit: each mapped record held to what the build takes of a source file, before anything
+// Stage 4, admit: each mapped record held to what the build takes of a source file, before anything
 // is written. Its name becomes its file's name, so it must be a slug the build accepts, and unique
 // in its kind; its file must be under the build's size limit; its record must pass its kind's
 // source schema, with the build's own validators. A record that fails is refused with why; the

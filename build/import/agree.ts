@@ -1,4 +1,4 @@
-// Stage 2, agree: PokeAPI states some facts twice, once on each record of a pair (A's
+// Stage 5, agree: PokeAPI states some facts twice, once on each record of a pair (A's
 // `double_damage_to` holds B, B's `double_damage_from` holds A). The source format keeps one side and
 // the build derives the other, so the two are compared here and every difference is reported: the
 // built API will say what the kept side says.

@@ -73,7 +73,7 @@ interface Converted {
 }
 
 /**
- * Stages 3 to 5: the records read, prepared, mapped and admitted, by kind in name order and by id.
+ * Stages 2 to 4: the records read, prepared, mapped and admitted, by kind in name order and by id.
  * A record whose name cannot name a file is refused before any is mapped: a reference to it is
  * written as its name, and would carry the name into the records that make it.
  */

@@ -1,4 +1,4 @@
-// Stage 4, map: a prepared PokeAPI record into a source record, led by the kind's source schema.
+// Stage 3, map: a prepared PokeAPI record into a source record, led by the kind's source schema.
 // A field the source has is carried over, renamed ("pokemon" → "creature"), a reference written as
 // the other record's name; a field only the published record has is derived by the build and left
 // out (agree.ts checked PokeAPI's two statements of it); any other field is noted as dropped.

@@ -1,4 +1,4 @@
-// Stage 3, prepare: each record made into one the source schema can hold, still in PokeAPI's shape:
+// Stage 2, prepare: each record made into one the source schema can hold, still in PokeAPI's shape:
 // what the specification states otherwise is folded here (an encounter's details, a type's
 // relations), what the source states on the other side of a pair is moved there (an item's stats,
 // a species' gender needed to evolve), and names are given or made unique. Every fold is noted in `losses`.

@@ -4,6 +4,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../config.ts';
+import { realish, within } from '../guard.mjs';
 
 /**
  * The file a plain output (`--plain`) carries, so that the next build knows the folder for its own.
@@ -31,11 +32,11 @@ export interface Places {
 
 /** Says what stands at the output path, or refuses it (a usage error naming the path and why). */
 export async function checkOutput(places: Places): Promise<OutputState> {
-  const out = await realish(places.outDir);
+  const out = realish(places.outDir);
   const refuse = (why: string) =>
     new UsageError(`--out ${places.outDir}: ${why}; the build replaces only an output it made (choose another --out)`);
-  const data = await realish(places.dataDir);
-  const project = await realish(places.projectRoot);
+  const data = realish(places.dataDir);
+  const project = realish(places.projectRoot);
   if (out === project) throw refuse('is the project folder');
   if (out === data) throw refuse('is the data folder');
   if (inside(project, out)) throw refuse('holds the project folder');
@@ -72,25 +73,5 @@ async function checkRoot(root: string, refuse: (why: string) => UsageError): Pro
     throw refuse(`${root}, where the build keeps its trees, holds ${foreign.slice(0, 3).join(', ')}, which it did not make`);
 }
 
-/** Whether `child` is strictly inside `parent` (both absolute). */
-function inside(child: string, parent: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
-}
-
-/**
- * A path with its links resolved as far as it exists, the rest appended: `--out link-to-data` is the
- * data folder, and a path not made yet is compared by where it would be made.
- */
-async function realish(p: string): Promise<string> {
-  const abs = path.resolve(p);
-  const rest: string[] = [];
-  for (let dir = abs; ; dir = path.dirname(dir)) {
-    try {
-      return path.join(await fs.realpath(dir), ...rest.reverse());
-    } catch {
-      if (dir === path.dirname(dir)) return abs;
-      rest.push(path.basename(dir));
-    }
-  }
-}
+/** Whether `child` is strictly inside `parent` (both absolute, links resolved). */
+const inside = (child: string, parent: string) => child !== parent && within(child, parent);
