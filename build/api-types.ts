@@ -25,6 +25,11 @@ export type AthlonStatNatureChanges = {
 export type CreatureSprite = string | null;
 /**
  * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "Descriptions".
+ */
+export type Descriptions = Description[];
+/**
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
  * via the `definition` "StatMoveChanges".
  */
 export type StatMoveChanges = {
@@ -61,6 +66,7 @@ export interface ApiRecords {
   'location-area': LocationArea;
   location: Location;
   'move-damage-class': MoveDamageClass;
+  'move-learn-method': MoveLearnMethod;
   move: Move;
   nature: Nature;
   stat: Stat;
@@ -208,6 +214,22 @@ export interface Creature {
    * Whether this is its species' default creature.
    */
   is_default: boolean;
+  /**
+   * The experience gained for defeating it.
+   */
+  base_experience?: number | null;
+  /**
+   * Its height, in decimetres.
+   */
+  height?: number;
+  /**
+   * Its weight, in hectograms.
+   */
+  weight?: number;
+  /**
+   * Where it comes when creatures are sorted, families together.
+   */
+  order?: number;
   species: NamedRef;
   types: {
     slot: Int32;
@@ -220,6 +242,57 @@ export interface Creature {
      */
     effort: number;
     stat: NamedRef;
+  }[];
+  abilities: {
+    ability: NamedRef | null;
+    is_hidden: boolean;
+    slot: Int32;
+  }[];
+  past_abilities: {
+    abilities: {
+      ability: NamedRef | null;
+      is_hidden: boolean;
+      slot: Int32;
+    }[];
+    generation: NamedRef;
+  }[];
+  past_types: {
+    generation: NamedRef;
+    types: {
+      slot: Int32;
+      type: NamedRef;
+    }[];
+  }[];
+  past_stats: {
+    generation: NamedRef;
+    stats: {
+      base_stat: number;
+      /**
+       * The effort points a creature that defeats this one gains in the stat.
+       */
+      effort: number;
+      stat: NamedRef;
+    }[];
+  }[];
+  game_indices: {
+    game_index: number;
+    version: NamedRef;
+  }[];
+  held_items: {
+    item: NamedRef;
+    version_details: {
+      rarity: number;
+      version: NamedRef;
+    }[];
+  }[];
+  moves: {
+    move: NamedRef;
+    version_group_details: {
+      level_learned_at: number;
+      move_learn_method: NamedRef;
+      order: number | null;
+      version_group: NamedRef;
+    }[];
   }[];
   /**
    * The images of the creature's default form, null where it has no such variant (or no default form); `other` and `versions` as PokeAPI shapes them, holding the same drawings.
@@ -263,6 +336,13 @@ export interface Creature {
     };
   };
   forms: NamedRef[];
+  /**
+   * Its cry, as sound files: the latest and the one of the first games, null where it has none.
+   */
+  cries?: {
+    latest: string | null;
+    legacy: string | null;
+  };
 }
 /**
  * A sprite of each variant: front and back, plain and shiny, and female where the species looks different by gender (null otherwise).
@@ -417,6 +497,26 @@ export interface MoveDamageClass {
   moves: NamedRef[];
 }
 /**
+ * How a creature learns a move: by level, from an egg, a machine, a tutor.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "MoveLearnMethod".
+ */
+export interface MoveLearnMethod {
+  id: number;
+  name: string;
+  names: Names;
+  descriptions: Descriptions;
+  version_groups: NamedRef[];
+}
+/**
+ * A localized description.
+ */
+export interface Description {
+  description: string;
+  language: NamedRef;
+}
+/**
  * A move creatures use in battle.
  *
  * This interface was referenced by `ApiRecords`'s JSON-Schema
@@ -561,6 +661,11 @@ export interface VersionGroup {
   name: string;
   generation: NamedRef;
   versions: NamedRef[];
+  /**
+   * Where it comes among version groups, in the order the games came out.
+   */
+  order?: number;
+  move_learn_methods: NamedRef[];
 }
 /**
  * One version of the games.

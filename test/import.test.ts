@@ -1,8 +1,10 @@
 // The importer, end to end: a PokeAPI-shaped world (test/fixtures/pokeapi-world/, written for this
-// project in PokeAPI's exact shape) is imported and built by the real commands, and every built
-// record is compared with the PokeAPI record it came from. They are equal but for the differences
-// the specification forces, each named in `asBuilt` with its reason. With CRS_POKEAPI_DATA naming a
-// real api-data folder (data/api/v2), the same comparison runs on all of it.
+// project in PokeAPI's exact shape) is imported and built by the real commands, and every record of
+// every kind PokeAPI has is compared with the one built. They are equal but for the differences the
+// specification forces, each named in `FORCED` with its reason, and for what is not carried yet,
+// which `GAPS` lists exactly. With CRS_POKEAPI_DATA naming a real api-data folder (data/api/v2), the
+// same comparison runs on all of it and prints, per kind, PokeAPI's records, those built, those
+// equal and the fields most often missing.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { checkAgreements } from '../build/import/agree.ts';
 import { ourName, type Poke, type World } from '../build/import/kinds.ts';
 import { readSource } from '../build/import/read.ts';
-import { loadSchemas, type Schema } from '../build/schemas/schemas.ts';
+import { loadSchemas } from '../build/schemas/schemas.ts';
 import { BASE, fixturesDir, snapshot, tempDir } from './helpers.ts';
 
 const run = promisify(execFile);
@@ -57,32 +59,70 @@ const firstOf = (world: World, kind: string) => [...world.get(kind)!.values()].s
 /** A PokeAPI url, as this API's: the base in front, the kind renamed. */
 const url = (value: string) => value.replace(/^\/api\/v2\/([a-z-]+)\//, (_, kind: string) => `${BASE}/api/v2/${ourName(kind)}/`);
 
-/**
- * PokeAPI's record as the built API publishes it. Each step is a difference the specification
- * forces; nothing else may differ.
- */
-function asBuilt(kind: string, record: Poke, world: World): Poke {
-  let out = renamed(record) as Poke;
-  // Sprites are drawn by the build (a type's icon, a form's figure), at this API's own paths.
-  delete out.sprites;
-  // The specification's type and stat require a move damage class; PokeAPI leaves some null, and
-  // the import gives them the first class by id.
-  if ((kind === 'type' || kind === 'stat') && out.move_damage_class === null) out.move_damage_class = refTo(world, 'move-damage-class');
-  if (kind === 'location-area') out = oneEncounterPerDetail(out);
-  if (kind === 'creature-form') out.trigger_conditions = out.trigger_conditions.filter((t: Poke) => knownTrigger(t));
-  // PokeAPI lists a gender's species in its database's order (those that evolve from none first);
-  // the build lists every derived list by id.
-  if (kind === 'gender') out.creature_species_details.sort((a: Poke, b: Poke) => byUrl(a.creature_species, b.creature_species));
-  // PokeAPI lists a past relation's types in an order of its own (a changed pair last); the build
-  // lists every relation by id.
-  if (kind === 'type')
-    for (const past of out.past_damage_relations) for (const list of Object.values(past.damage_relations) as Poke[][]) list.sort(byUrl);
-  // A name is unique within its kind: of a name PokeAPI gives twice (an item), the later record's is `<name>-<id>`.
-  if ([...world.get(kind)!.values()].some((other) => other.name === record.name && other.id < record.id))
-    out.name = `${record.name}-${record.id}`;
-  // Fields of kinds this API does not publish, and fields its schemas lack, are not published.
-  return pruned(out, schemas.kinds.get(kind)!.response) as Poke;
+/** What a forced difference is given: PokeAPI's record (renamed), the built one, and PokeAPI's world as read. */
+interface Pair {
+  kind: string;
+  expected: Poke;
+  built: Poke;
+  world: World;
 }
+
+/**
+ * Every difference the specification forces between PokeAPI's record and the one built, each with
+ * its reason, in the order applied. This list is the only place the comparison takes anything away:
+ * never a field because a schema lacks it (a field not carried is a gap, below).
+ */
+const FORCED: Array<{ why: string; apply: (pair: Pair) => void }> = [
+  {
+    why: 'sprites are drawn by the build, at this API’s own paths, also where PokeAPI has none: the places of PokeAPI’s tree are compared, not what each holds',
+    apply: ({ expected, built }) => {
+      if (expected.sprites !== undefined) expected.sprites = anyUrl(expected.sprites);
+      if (built.sprites !== undefined) built.sprites = within(anyUrl(built.sprites), expected.sprites);
+    },
+  },
+  {
+    why: 'the specification’s type and stat require a move damage class: a null one is the first class by id',
+    apply: ({ kind, expected, world }) => {
+      if ((kind === 'type' || kind === 'stat') && expected.move_damage_class === null)
+        expected.move_damage_class = refTo(world, 'move-damage-class');
+    },
+  },
+  {
+    why: 'the specification’s version detail holds one encounter, and an encounter one condition value',
+    apply: (pair) => {
+      if (pair.kind === 'location-area') pair.expected = oneEncounterPerDetail(pair.expected);
+    },
+  },
+  {
+    why: 'a form’s trigger condition is {trigger, name, url}: one that names no record of a published kind is not published',
+    apply: ({ kind, expected }) => {
+      if (kind === 'creature-form') expected.trigger_conditions = expected.trigger_conditions.filter((t: Poke) => knownTrigger(t));
+    },
+  },
+  {
+    why: 'the build lists every derived list by id (PokeAPI: a gender’s species, a past relation’s types in its database’s order)',
+    apply: ({ kind, expected }) => {
+      if (kind === 'gender') expected.creature_species_details.sort((a: Poke, b: Poke) => byUrl(a.creature_species, b.creature_species));
+      if (kind === 'type')
+        for (const past of expected.past_damage_relations)
+          for (const list of Object.values(past.damage_relations) as Poke[][]) list.sort(byUrl);
+    },
+  },
+  {
+    why: 'a name is unique within its kind: of a name PokeAPI gives twice, the later record’s is <name>-<id>',
+    apply: ({ kind, expected, world }) => {
+      const record = world.get(kind)?.get(expected.id);
+      if (record?.name !== undefined && [...world.get(kind)!.values()].some((other) => other.name === record.name && other.id < record.id))
+        expected.name = `${record.name}-${record.id}`;
+    },
+  },
+  {
+    why: 'every record is named (its file): a characteristic, which PokeAPI does not name, is named by the import',
+    apply: ({ kind, expected, built }) => {
+      if (kind === 'characteristic' && !('name' in expected)) delete built.name;
+    },
+  },
+];
 
 function refTo(world: World, kind: string) {
   const first = firstOf(world, kind);
@@ -91,6 +131,21 @@ function refTo(world: World, kind: string) {
 
 /** Records' references by the id in their urls. */
 const byUrl = (a: Poke, b: Poke) => Number(a.url.split('/').at(-2)) - Number(b.url.split('/').at(-2));
+
+/** Every sprite of a tree, a url or null, as one word: the build draws one where PokeAPI has none, so the tree's shape is what is compared. */
+function anyUrl(value: unknown): unknown {
+  if (typeof value === 'string' || value === null) return 'url';
+  if (Array.isArray(value)) return value.map(anyUrl);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, anyUrl(v)]));
+}
+
+/** `value` with only the keys `shape` has, at every level. */
+function within(value: unknown, shape: unknown): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value) || !shape || typeof shape !== 'object') return value;
+  const keys = shape as Poke;
+  return Object.fromEntries(Object.entries(value).flatMap(([k, v]) => (k in keys ? [[k, within(v, keys[k])]] : [])));
+}
 
 /** Keys and urls with "pokemon" as "creature", "pokeathlon" as "athlon", the base in front. */
 function renamed(value: unknown): unknown {
@@ -120,53 +175,219 @@ function oneEncounterPerDetail(area: Poke): Poke {
 /** A trigger condition the specification can state: it names a record (`gigantamax-factor` names none) of a kind published. */
 const knownTrigger = (t: Poke) => typeof t.url === 'string' && schemas.kinds.has(t.url.split('/').at(-3)!);
 
-/** The value without the keys its response schema does not have. */
-function pruned(value: unknown, schema: Schema | undefined): unknown {
-  if (!schema) return value;
-  if (Array.isArray(value)) return value.map((item) => pruned(item, schema.items));
-  if (!value || typeof value !== 'object') return value;
-  const props = schema.properties ?? (schema.anyOf ?? schema.oneOf ?? []).find((s: Schema) => s.properties)?.properties;
-  if (!props) return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([k]) => k in props)
-      .map(([k, v]) => [k, pruned(v, props[k])]),
-  );
+// --- the comparison ------------------------------------------------------------------------------
+
+/** One PokeAPI record against the built one: equal, or the fields not carried and the values that differ. */
+interface Compared {
+  kind: string;
+  id: number;
+  built: boolean;
+  /** Fields PokeAPI's record has and the built one lacks, as paths (`[]` for any item of a list). */
+  missing: string[];
+  /** Every other difference, as `<type> <path>`. */
+  other: string[];
 }
 
-/** Every record of a published kind in `from`, with its built counterpart, as [label, built, expected]. */
-async function pairs(from: string, api: string): Promise<Array<[string, Poke, Poke]>> {
+/** A path as a field's place, a list's items as `[]`. */
+const place = (at: Array<string | number>) =>
+  at
+    .map((step) => (typeof step === 'number' ? '[]' : step))
+    .join('.')
+    .replace(/\.\[\]/g, '[]');
+
+function compare(kind: string, record: Poke, builtFile: string, world: World): Compared {
+  const found: Compared = { kind, id: record.id, built: fs.existsSync(builtFile), missing: [], other: [] };
+  if (!found.built) return found;
+  const read = JSON.parse(fs.readFileSync(builtFile, 'utf8'));
+  const built = Array.isArray(read) ? { id: record.id, encounters: read } : read;
+  const pair: Pair = { kind, expected: renamed(record) as Poke, built, world };
+  for (const step of FORCED) step.apply(pair);
+  const missing = new Set<string>();
+  for (const change of diff(pair.expected, pair.built)) {
+    const last = change.path.at(-1);
+    if (change.type === 'REMOVE' && typeof last === 'string') missing.add(place(change.path));
+    else found.other.push(`${change.type} /${change.path.join('/')}`);
+  }
+  found.missing = [...missing].sort();
+  return found;
+}
+
+/** PokeAPI's kinds in `from` (its names), each with its record ids, in name order. */
+function pokeKinds(from: string): Array<[string, number[]]> {
+  return fs
+    .readdirSync(from, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort()
+    .map((kind): [string, number[]] => [
+      kind,
+      fs
+        .readdirSync(path.join(from, kind))
+        .filter((id) => /^\d+$/.test(id) && fs.existsSync(path.join(from, kind, id, 'index.json')))
+        .map(Number)
+        .sort((a, b) => a - b),
+    ])
+    .filter(([, ids]) => ids.length > 0);
+}
+
+/** Every record of every kind in `from`, against what the build wrote in `api`. */
+async function compareAll(from: string, api: string): Promise<Compared[]> {
   const { world } = await readSource(from, schemas);
-  const out: Array<[string, Poke, Poke]> = [];
-  for (const [kind, records] of world) {
-    for (const [id, record] of records) {
-      const file = path.join(api, kind, String(id), 'index.json');
-      const built = JSON.parse(fs.readFileSync(file, 'utf8'));
-      delete built.sprites;
-      out.push([`${kind}/${id}`, built, asBuilt(kind, record, world)]);
+  const out: Compared[] = [];
+  for (const [pokeKind, ids] of pokeKinds(from)) {
+    const kind = ourName(pokeKind);
+    for (const id of ids) {
+      const record = JSON.parse(fs.readFileSync(path.join(from, pokeKind, String(id), 'index.json'), 'utf8'));
+      out.push(compare(kind, record, path.join(api, kind, String(id), 'index.json'), world));
+      // A creature's encounters are a sub-resource of its own, a list: compared as one record of a kind of its own.
+      const encounters = path.join(from, pokeKind, String(id), 'encounters', 'index.json');
+      if (kind !== 'creature' || !fs.existsSync(encounters)) continue;
+      const list = { id, encounters: JSON.parse(fs.readFileSync(encounters, 'utf8')) };
+      out.push(compare(`${kind}/encounters`, list, path.join(api, kind, String(id), 'encounters', 'index.json'), world));
     }
   }
   return out;
 }
 
-/** The records that differ, each with the fields that differ as JSON pointers: empty when the round trip holds. */
-function differences(list: Array<[string, Poke, Poke]>): string[] {
-  const out: string[] = [];
-  for (const [label, built, expected] of list) {
-    const changes = diff(expected, built);
-    if (changes.length) out.push(`${label}: ${changes.map((c) => `${c.type} /${c.path.join('/')}`).join(', ')}`);
+/** What is not carried yet, as the fixture's GAPS states it: each kind not published, each field not carried, by kind. */
+function gapsOf(list: Compared[]): { kinds: string[]; fields: Record<string, string[]> } {
+  const kinds = new Set<string>();
+  const fields: Record<string, Set<string>> = {};
+  for (const one of list) {
+    if (!one.built) kinds.add(one.kind);
+    for (const field of one.missing) (fields[one.kind] ??= new Set()).add(field);
   }
-  return out;
+  return {
+    kinds: [...kinds].sort(),
+    fields: Object.fromEntries(
+      Object.entries(fields)
+        .map(([k, v]) => [k, [...v].sort()])
+        .sort(),
+    ),
+  };
+}
+
+/**
+ * The per-kind table: PokeAPI's records, those built, those equal, the places most often missing
+ * (`[]` for any item of a list), and how many built records differ otherwise, with the first such difference.
+ */
+function table(list: Compared[]): string {
+  type Row = { records: number; built: number; equal: number; missing: Map<string, number>; other: number; first?: string };
+  const rows = new Map<string, Row>();
+  for (const one of list) {
+    const row: Row = rows.get(one.kind) ?? { records: 0, built: 0, equal: 0, missing: new Map(), other: 0 };
+    rows.set(one.kind, row);
+    row.records++;
+    if (one.built) row.built++;
+    if (one.built && one.missing.length === 0 && one.other.length === 0) row.equal++;
+    for (const field of one.missing) row.missing.set(field, (row.missing.get(field) ?? 0) + 1);
+    if (one.other.length > 0) row.other++;
+    if (one.other.length > 0 && !row.first) row.first = `${one.id}: ${one.other[0]}`;
+  }
+  const lines = ['| kind | PokeAPI | built | equal | most often missing | differ otherwise |', '| --- | ---: | ---: | ---: | --- | --- |'];
+  const total = { records: 0, built: 0, equal: 0 };
+  for (const [kind, row] of [...rows].sort(([a], [b]) => a.localeCompare(b))) {
+    const top = [...row.missing].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 6);
+    const other = row.other ? `${row.other} (${row.first})` : '';
+    lines.push(`| ${kind} | ${row.records} | ${row.built} | ${row.equal} | ${top.map(([f]) => f).join(', ')} | ${other} |`);
+    total.records += row.records;
+    total.built += row.built;
+    total.equal += row.equal;
+  }
+  lines.push(`| all | ${total.records} | ${total.built} | ${total.equal} | | |`);
+  return lines.join('\n');
 }
 
 // --- the fixture world ---------------------------------------------------------------------------
 
+/**
+ * What the fixture shows is not carried yet: the kinds not published, and by kind the fields built
+ * records lack (`[]` for any item of a list). The fixture test holds the comparison to exactly this,
+ * so it fails when a new gap appears and when one listed is closed: close a gap, and take it out here.
+ */
+const GAPS: { kinds: string[]; fields: Record<string, string[]> } = {
+  kinds: ['encounter-condition', 'move-target', 'region'],
+  fields: {
+    ability: ['creature', 'effect_changes', 'effect_entries', 'flavor_text_entries', 'generation', 'is_main_series'],
+    characteristic: ['possible_values'],
+    creature: [
+      'location_area_encounters',
+      'sprites.versions.generation-i',
+      'sprites.versions.generation-i.red-blue.back_gray',
+      'sprites.versions.generation-i.red-blue.back_transparent',
+      'sprites.versions.generation-i.red-blue.front_gray',
+      'sprites.versions.generation-i.red-blue.front_transparent',
+    ],
+    'creature-species': [
+      'base_happiness',
+      'capture_rate',
+      'color',
+      'egg_groups',
+      'evolution_chain',
+      'evolves_from_species',
+      'flavor_text_entries',
+      'form_descriptions',
+      'genera',
+      'generation',
+      'growth_rate',
+      'habitat',
+      'hatch_counter',
+      'order',
+      'pal_park_encounters',
+      'pokedex_numbers',
+      'shape',
+    ],
+    'encounter-condition-value': ['condition'],
+    'encounter-method': ['order'],
+    generation: ['abilities', 'creature_species', 'main_region', 'moves', 'types'],
+    item: [
+      'attributes',
+      'baby_trigger_for',
+      'category',
+      'effect_entries',
+      'flavor_text_entries',
+      'fling_effect',
+      'fling_power',
+      'game_indices',
+      'held_by_creature',
+      'machines',
+      'prices',
+      'sprites',
+    ],
+    language: ['iso3166', 'iso639', 'official'],
+    location: ['game_indices', 'region'],
+    'location-area': ['creature_encounters[].version_details[].encounter_details.creature_details'],
+    move: [
+      'contest_combos',
+      'contest_effect',
+      'contest_type',
+      'effect_chance',
+      'effect_changes',
+      'effect_entries',
+      'flavor_text_entries',
+      'generation',
+      'learned_by_creature',
+      'machines',
+      'meta',
+      'past_values',
+      'priority',
+      'super_contest_effect',
+      'target',
+    ],
+    'move-damage-class': ['descriptions'],
+    nature: ['hates_flavor', 'likes_flavor', 'move_battle_style_preferences'],
+    type: ['sprites.generation-v'],
+    'version-group': ['pokedexes', 'regions'],
+  },
+};
+
 describe('import of a PokeAPI-shaped world', () => {
-  it('builds, and every built record is PokeAPI’s but for what the specification forces', async () => {
+  it('builds, and every built record is PokeAPI’s but for what the specification forces and the gaps listed', async () => {
     const { api, report } = await importAndBuild(FIXTURE);
-    const list = await pairs(FIXTURE, api);
-    expect(list.length).toBe(80);
-    expect(differences(list)).toEqual([]);
+    const list = await compareAll(FIXTURE, api);
+    expect(list.filter((one) => one.built).length).toBe(80);
+    expect(list.flatMap((one) => one.other.map((o) => `${one.kind}/${one.id}: ${o}`))).toEqual([]);
+    expect(gapsOf(list)).toEqual(GAPS);
     // The fixture is consistent: PokeAPI's two statements of each derived fact agree.
     expect(report.disagreements).toEqual([]);
     expect(report.skipped).toEqual({ 'encounter-condition': 2, 'move-target': 1, region: 1 });
@@ -189,7 +410,7 @@ describe('import of a PokeAPI-shaped world', () => {
     ).toEqual(['fairy', 'hp', 'speed']);
     expect(find('trigger-condition', 'trigger_conditions[](gigantamax-factor)')).toMatchObject({ records: ['shifter-gmax'] });
     expect(losses.find((l: Poke) => l.kind === 'creature' && l.field === 'moves')).toBeUndefined(); // an empty list loses nothing
-    expect(find('field-not-in-schema', 'base_experience')).toMatchObject({ kind: 'creature', count: 5 });
+    expect(find('field-not-in-schema', 'location_area_encounters')).toMatchObject({ kind: 'creature', count: 5 });
     // The source holds a pair once: the item names its stats, the species the gender it needs.
     expect(fs.readFileSync(path.join(out, 'item', 'vital-drop.yaml'), 'utf8')).toContain('affected_stats:\n  - hp\n  - attack\n');
     expect(fs.readFileSync(path.join(out, 'creature-species', 'pixiemoth.yaml'), 'utf8')).toContain('gender_required_to_evolve: female\n');
@@ -247,12 +468,11 @@ if (!REAL) console.log('import.test.ts: the real-data round trip is skipped; set
 
 describe.skipIf(!REAL)('import of a real PokeAPI folder (CRS_POKEAPI_DATA)', () => {
   // All of it is imported, so that every reference resolves and every derived list is whole; then
-  // every record of every published kind is compared.
-  it('builds, and every built record is PokeAPI’s but for what the specification forces', async () => {
+  // every record of every kind is compared, and the table of what is carried printed.
+  it('builds, and prints per kind PokeAPI’s records, those built and those equal', async () => {
     const { api, report } = await importAndBuild(REAL!);
-    const list = await pairs(REAL!, api);
-    const differ = differences(list);
-    console.log(`compared ${list.length} records: ${differ.length} differ; ${report.disagreements.length} disagreements in PokeAPI`);
-    expect(differ.slice(0, 5)).toEqual([]);
+    const list = await compareAll(REAL!, api);
+    console.log(`${table(list)}\n\n${report.disagreements.length} disagreements in PokeAPI`);
+    expect(list.some((one) => one.built)).toBe(true);
   }, 900_000);
 });
