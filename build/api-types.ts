@@ -54,13 +54,18 @@ export interface ApiRecords {
   ability: Ability;
   'athlon-stat': AthlonStat;
   characteristic: Characteristic;
+  'creature-color': CreatureColor;
   'creature-form': CreatureForm;
+  'creature-habitat': CreatureHabitat;
+  'creature-shape': CreatureShape;
   'creature-species': CreatureSpecies;
   creature: Creature;
+  'egg-group': EggGroup;
   'encounter-condition-value': EncounterConditionValue;
   'encounter-method': EncounterMethod;
   gender: Gender;
   generation: Generation;
+  'growth-rate': GrowthRate;
   item: Item;
   language: Language;
   'location-area': LocationArea;
@@ -136,6 +141,18 @@ export interface Characteristic {
   }[];
 }
 /**
+ * The colour a Pokédex sorts species by: the main colour of their bodies.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "CreatureColor".
+ */
+export interface CreatureColor {
+  id: number;
+  name: string;
+  names: Names;
+  creature_species: NamedRef[];
+}
+/**
  * A purely cosmetic, visually different appearance of a creature.
  *
  * This interface was referenced by `ApiRecords`'s JSON-Schema
@@ -172,6 +189,34 @@ export interface CreatureForm {
   }[];
 }
 /**
+ * Where species of the habitat are found in the wild.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "CreatureHabitat".
+ */
+export interface CreatureHabitat {
+  id: number;
+  name: string;
+  names: Names;
+  creature_species: NamedRef[];
+}
+/**
+ * The shape a Pokédex sorts species by.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "CreatureShape".
+ */
+export interface CreatureShape {
+  id: number;
+  name: string;
+  names: Names;
+  awesome_names: {
+    awesome_name: string;
+    language: NamedRef;
+  }[];
+  creature_species: NamedRef[];
+}
+/**
  * The species a creature belongs to.
  *
  * This interface was referenced by `ApiRecords`'s JSON-Schema
@@ -181,6 +226,37 @@ export interface CreatureSpecies {
   id: number;
   name: string;
   names: Names;
+  /**
+   * Where it comes when species are sorted, families together.
+   */
+  order?: number;
+  /**
+   * How easily it is caught: up to 255, the easiest.
+   */
+  capture_rate?: number;
+  /**
+   * Its happiness when caught, up to 255.
+   */
+  base_happiness?: number | null;
+  /**
+   * How long its egg takes to hatch, in cycles of steps.
+   */
+  hatch_counter?: number | null;
+  generation?: NamedRef;
+  /**
+   * The species it evolves from, null where none.
+   */
+  evolves_from_species?: NamedRef | null;
+  growth_rate?: NamedRef;
+  egg_groups: NamedRef[];
+  color?: NamedRef;
+  shape?: NamedRef | null;
+  habitat?: NamedRef | null;
+  flavor_text_entries: {
+    flavor_text: string;
+    language: NamedRef;
+    version: NamedRef;
+  }[];
   /**
    * Chance of being female, in eighths; -1 for genderless.
    */
@@ -361,6 +437,18 @@ export interface CreatureVariantSprites {
   front_shiny_female: CreatureSprite;
 }
 /**
+ * A group of species that can breed with one another.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "EggGroup".
+ */
+export interface EggGroup {
+  id: number;
+  name: string;
+  names: Names;
+  creature_species: NamedRef[];
+}
+/**
  * A state of the game that changes which creatures appear.
  *
  * This interface was referenced by `ApiRecords`'s JSON-Schema
@@ -408,6 +496,33 @@ export interface Generation {
   name: string;
   names: Names;
   version_groups: NamedRef[];
+}
+/**
+ * How much experience a creature of a species needs for each level.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "GrowthRate".
+ */
+export interface GrowthRate {
+  id: number;
+  name: string;
+  /**
+   * The experience needed for level x, in LaTeX.
+   */
+  formula: string;
+  descriptions: Descriptions;
+  levels: {
+    level: number;
+    experience: number;
+  }[];
+  creature_species: NamedRef[];
+}
+/**
+ * A localized description.
+ */
+export interface Description {
+  description: string;
+  language: NamedRef;
 }
 /**
  * An object carried or used.
@@ -508,13 +623,6 @@ export interface MoveLearnMethod {
   names: Names;
   descriptions: Descriptions;
   version_groups: NamedRef[];
-}
-/**
- * A localized description.
- */
-export interface Description {
-  description: string;
-  language: NamedRef;
 }
 /**
  * A move creatures use in battle.
