@@ -7,6 +7,11 @@
 export type Names = LanguageName[];
 /**
  * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "VerboseEffects".
+ */
+export type VerboseEffects = VerboseEffect[];
+/**
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
  * via the `definition` "int32".
  */
 export type Int32 = number;
@@ -66,12 +71,15 @@ export interface ApiRecords {
   gender: Gender;
   generation: Generation;
   'growth-rate': GrowthRate;
+  'item-category': ItemCategory;
+  'item-pocket': ItemPocket;
   item: Item;
   language: Language;
   'location-area': LocationArea;
   location: Location;
   'move-damage-class': MoveDamageClass;
   'move-learn-method': MoveLearnMethod;
+  'move-target': MoveTarget;
   move: Move;
   nature: Nature;
   stat: Stat;
@@ -89,6 +97,24 @@ export interface Ability {
   id: number;
   name: string;
   names: Names;
+  /**
+   * Whether it is met in the main games.
+   */
+  is_main_series?: boolean;
+  generation?: NamedRef;
+  effect_entries?: VerboseEffects;
+  effect_changes?: {
+    effect_entries: {
+      effect: string;
+      language: NamedRef;
+    }[];
+    version_group: NamedRef;
+  }[];
+  flavor_text_entries?: {
+    flavor_text: string;
+    language: NamedRef;
+    version_group: NamedRef;
+  }[];
 }
 /**
  * A localized name.
@@ -109,6 +135,14 @@ export interface LanguageName {
 export interface NamedRef {
   name: string;
   url: string;
+}
+/**
+ * What a move, an item or an ability does, at length and in short, in a language.
+ */
+export interface VerboseEffect {
+  effect: string;
+  short_effect: string;
+  language: NamedRef;
 }
 /**
  * An attribute of a creature's performance in athletic competitions.
@@ -525,6 +559,31 @@ export interface Description {
   language: NamedRef;
 }
 /**
+ * A kind of item, kept in one pocket of the bag.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "ItemCategory".
+ */
+export interface ItemCategory {
+  id: number;
+  name: string;
+  names: Names;
+  pocket: NamedRef;
+  items: NamedRef[];
+}
+/**
+ * A pocket of the bag, holding items of its categories.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "ItemPocket".
+ */
+export interface ItemPocket {
+  id: number;
+  name: string;
+  names: Names;
+  categories: NamedRef[];
+}
+/**
  * An object carried or used.
  *
  * This interface was referenced by `ApiRecords`'s JSON-Schema
@@ -534,6 +593,25 @@ export interface Item {
   id: number;
   name: string;
   names: Names;
+  /**
+   * Its price in the shops.
+   */
+  cost?: number;
+  /**
+   * The power of Fling when it is flung, null where it cannot be.
+   */
+  fling_power?: number | null;
+  category?: NamedRef;
+  effect_entries: VerboseEffects;
+  flavor_text_entries: {
+    text: string;
+    language: NamedRef;
+    version_group: NamedRef;
+  }[];
+  game_indices: {
+    game_index: number;
+    generation: NamedRef;
+  }[];
 }
 /**
  * A language that names are given in.
@@ -625,6 +703,19 @@ export interface MoveLearnMethod {
   version_groups: NamedRef[];
 }
 /**
+ * What a move aims at: one creature, every other, the user, the field.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "MoveTarget".
+ */
+export interface MoveTarget {
+  id: number;
+  name: string;
+  names: Names;
+  descriptions: Descriptions;
+  moves: NamedRef[];
+}
+/**
  * A move creatures use in battle.
  *
  * This interface was referenced by `ApiRecords`'s JSON-Schema
@@ -648,6 +739,29 @@ export interface Move {
    * How many times the move can be used (power points); null where it has no limit.
    */
   pp: number | null;
+  /**
+   * Moves of a higher priority go first.
+   */
+  priority?: number;
+  target?: NamedRef;
+  /**
+   * The chance, in percent, of its effect.
+   */
+  effect_chance?: number | null;
+  generation?: NamedRef;
+  effect_entries: VerboseEffects;
+  effect_changes: {
+    effect_entries: {
+      effect: string;
+      language: NamedRef;
+    }[];
+    version_group: NamedRef;
+  }[];
+  flavor_text_entries: {
+    flavor_text: string;
+    language: NamedRef;
+    version_group: NamedRef;
+  }[];
   stat_changes: {
     change: Int32;
     stat: NamedRef;
