@@ -24,7 +24,7 @@ import {
 } from '../build/tools/bench.ts';
 import { addWorktree } from '../build/tools/worktree.ts';
 import { generateWorld, writeWorld } from '../build/tools/gen-world.ts';
-import { buildWorld, listFiles, snapshot, tempDir } from './helpers.ts';
+import { buildWorld, fixtureWorld, listFiles, snapshot, tempDir } from './helpers.ts';
 
 const projectRoot = path.resolve(import.meta.dirname, '..');
 
@@ -256,6 +256,49 @@ describe("the benchmark's measurements", () => {
     expect(JSON.parse(fs.readFileSync(results, 'utf8')).rows).toHaveLength(8);
     expect(newBenchWorktrees(others)).toEqual([]);
   });
+
+  it(
+    'benches a data folder as a world, on a copy, with one edit its schema allows, against the targets',
+    { timeout: 180_000 },
+    async () => {
+      const { root, data } = await fixtureWorld();
+      const before = await snapshot(data);
+      const results = path.join(root, 'bench.json');
+      const bench = await runBench({ ...parseOptions(['--data', data, '--settle', '0']), results, log: () => {} });
+      expect(bench.rows.slice(0, 4).map((r) => r.scenario)).toEqual(['full', 'edit', 'no-op', 'runtime start']);
+      expect(new Set(bench.rows.map((r) => r.scale))).toEqual(new Set([data]));
+      const [full, edit, noop] = bench.rows;
+      expect(full).toMatchObject({ baseline: 'floor' });
+      expect(full!.ratio).toBeGreaterThan(0);
+      // Each edit run changes one record, a whole number in its file: its file and the link beside it.
+      for (const s of edit!.samples) expect(s.written! + s.linked!).toBeGreaterThan(0);
+      for (const s of edit!.samples) expect(s.written! + s.linked!).toBeLessThan(10);
+      for (const s of noop!.samples) expect(s.written).toBe(0);
+      const world = bench.worlds[0]!;
+      expect(world.records).toBe((await listFiles(data)).filter((f) => f.includes('/')).length);
+      expect(world.edit).toMatch(/^[a-z-]+\/[a-z0-9-]+\.yaml: [a-z_]+$/);
+      const edited = world.edit!.split(':')[0]!;
+      expect(fs.existsSync(path.join(data, edited))).toBe(true);
+      expect(world.targets!.map((t) => t.target)).toEqual([
+        expect.stringMatching(/write floor/),
+        expect.stringMatching(/peak memory/),
+        expect.stringMatching(/one-edit rebuild/),
+        expect.stringMatching(/no-op/),
+      ]);
+      expect(world.targets![3]!.met).toBe(noop!.ms <= 1000);
+      // The author's folder is as it was: the edits were made to the bench's copy.
+      expect(await snapshot(data)).toEqual(before);
+      expect(parseOptions(['--data', data])).toMatchObject({ data, scales: [] });
+      expect(() => parseOptions(['--data', data, '--scales', '1'])).toThrow(/one of them/);
+      expect(() => parseOptions(['--data', path.join(root, 'none')])).toThrow(/no such folder/);
+      expect(() => parseOptions(['--dev', '--data', data])).toThrow(/--runs and --against only/);
+      // A folder the build finds a problem in is told by that problem, named as in the folder.
+      fs.appendFileSync(path.join(data, edited), 'id: 1\n');
+      await expect(runBench({ ...parseOptions(['--data', data]), results, log: () => {} })).rejects.toThrow(
+        new RegExp(`^the world does not build: ${edited}:\\d+:\\d+: .*\\(1 problem; `),
+      );
+    },
+  );
 
   it('reads its command line: scales, at least three runs, a revision, a settle time', () => {
     expect(parseOptions([])).toMatchObject({ scales: [1, 10], runs: 3, against: undefined, settle: undefined });

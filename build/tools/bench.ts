@@ -1,28 +1,32 @@
-// `npm run bench [-- --scales 1,10 --runs 3 --against REV --settle S]`: times what users feel. Each
+// `npm run bench [-- --scales 1,10 | --data DIR] [--runs 3 --against REV --settle S]`: times what users feel. Each
 // measurement is a whole process started as a user starts it (`npm run build --silent -- ...` in a
 // checkout, `node build/tools/floor.mjs ...`, npm starting node to do nothing), timed by this process from spawn to
 // exit, with its peak memory taken by `/usr/bin/time -f %M`. The build's own stage times, from its
 // `--report json`, come beside as a second reading.
 //
-// On worlds from gen-world.ts, per scale: a full build into an empty output, a rebuild after one
-// edit, a rebuild with nothing changed, and the runtime's own start. Without --against, the full
+// On worlds from gen-world.ts, per scale, or on a copy of a data folder (--data, PokeAPI's data as
+// imported, say): a full build into an empty output, a rebuild after one edit, a rebuild with
+// nothing changed, and the runtime's own start. Without --against, the full
 // build is timed against the write floor (floor.mjs: the same folders, bytes and hard links, and
 // nothing else), and a pull request's `--check` with the cache a CI run restores against one with
 // an empty cache; with --against REV, every scenario is timed against that revision's build, run
-// from a git worktree of it, on the world that revision's own generator writes from the same seed.
+// from a git worktree of it, on the world that revision's own generator writes from the same seed
+// (or on the same copy of the data folder).
 // The two sides of a comparison take turns, each going first in every
 // other run, and the medians are compared.
 // `--dev [--runs 20] [--against REV]` times only the dev loop: `npm run dev` on a copy of data/, each
 // save timed to the first answer of the record's url that holds it (runDevBench); with --against,
 // beside that revision's dev loop, in turns.
-// Prints a markdown table and writes every figure as JSON to bench-results/bench.json.
+// Prints a markdown table, and for a data folder how it stands against the targets (TARGETS), and
+// writes every figure as JSON to bench-results/bench.json.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { UsageError } from '../guard.mjs';
+import { parse as parseYaml, parseDocument } from 'yaml';
+import { folderToRead, UsageError } from '../guard.mjs';
 import { commandOptions, onStop, readOptions, stopping, stopWith, untilStopped } from './command.ts';
 import { generateWorld, MAX_SCALE, writeWorld } from './gen-world.ts';
 import { addWorktree, NoSuchRevision, type Worktree } from './worktree.ts';
@@ -33,6 +37,9 @@ const floorScript = path.join(projectRoot, 'build', 'tools', 'floor.mjs');
 
 /** A wrong command line or a machine that cannot run the bench: told plainly, exit code 2. */
 export class BenchError extends Error {}
+
+/** A world the build finds problems in (a data folder given with --data, say): told by its first problem, exit code 1. */
+export class WorldProblems extends Error {}
 
 export const median = (xs: readonly number[]): number => {
   if (xs.length === 0) return NaN;
@@ -52,17 +59,24 @@ export function freeRoom(dir: string): Room {
   return { bytes: bavail * bsize, files: ffree };
 }
 
+/** A generated world's scale, or the path of a data folder. */
+export type World = number | string;
+
+/** A world as the bench's lines name it. */
+const worldName = (world: World) => (typeof world === 'number' ? `scale ${world}` : world);
+
 /** Why `trees` more trees, each taking what one took (`tree`), will not fit in `free`; undefined if they will. */
-export function roomProblem(scale: number, tree: Room, trees: number, free: Room): string | undefined {
+export function roomProblem(world: World, tree: Room, trees: number, free: Room): string | undefined {
   // A tenth to spare: the floor's plan and the builds' own bookkeeping come on top.
   const bytes = Math.max(0, tree.bytes) * trees * 1.1;
   const files = Math.max(0, tree.files) * trees * 1.1;
   if (free.bytes >= bytes && free.files >= files) return undefined;
   const gib = (n: number) => `${(n / 2 ** 30).toFixed(1)} GiB`;
   const count = (n: number) => Math.round(n).toLocaleString('en-US');
+  const smaller = typeof world === 'number' ? ', or pass smaller --scales' : '';
   return (
-    `scale ${scale} needs room for ${trees} more trees like its first build's: about ${gib(bytes)} and ${count(files)} files, ` +
-    `where ${gib(free.bytes)} and ${count(free.files)} files are free; free some room, or pass smaller --scales`
+    `${worldName(world)} needs room for ${trees} more trees like its first build's: about ${gib(bytes)} and ${count(files)} files, ` +
+    `where ${gib(free.bytes)} and ${count(free.files)} files are free; free some room${smaller}`
   );
 }
 
@@ -131,6 +145,9 @@ export interface Sample {
   unchanged?: number;
   bytes?: number;
   records?: number;
+  /** Records read from their files, and taken from the build's cache as checked before. */
+  parsed?: number;
+  cached?: number;
 }
 
 /** The build's JSON report: the line that opens the object, to the end of its output. */
@@ -140,13 +157,23 @@ function parseReport(m: Measured, where: string): Sample {
   try {
     report = JSON.parse(m.stdout.slice(at));
   } catch {} // told below, with what the build printed
+  if (m.code === 1 && Array.isArray(report?.problems) && report.problems.length) {
+    const [first] = report.problems;
+    // Named as in the author's folder: the build read the bench's copy of it, a folder named world.
+    const file = String(first.file ?? '').replace(/^world\//, '');
+    const place = [file, first.line, first.column].filter((part) => part !== undefined && part !== '').join(':');
+    const count = report.problems.length === 1 ? '1 problem' : `${report.problems.length} problems`;
+    throw new WorldProblems(
+      `the world does not build: ${place}: ${first.message} (${count}; \`npm run build -- --data DIR --check\` lists them)`,
+    );
+  }
   if (m.code !== 0 || !report?.ok) {
     const problems = report?.problems ? JSON.stringify(report.problems).slice(0, 2000) : m.stdout.slice(-2000);
     throw new Error(`the build in ${where} exited with ${m.code}: ${problems}\n${m.stderr.slice(-2000)}`);
   }
   const records = Object.values(report.records as Record<string, number>).reduce((a, b) => a + b, 0);
-  const { ms: buildMs, stages, files, written, linked, unchanged, bytes } = report;
-  return { ms: m.ms, rssMb: m.rssMb, buildMs, stages, files, written, linked, unchanged, bytes, records };
+  const { ms: buildMs, stages, files, written, linked, unchanged, bytes, parsed, cached } = report;
+  return { ms: m.ms, rssMb: m.rssMb, buildMs, stages, files, written, linked, unchanged, bytes, records, parsed, cached };
 }
 
 /** A build as users run it, in `checkout`, of `data` into `out`. */
@@ -172,7 +199,7 @@ async function timeCheck(data: string, cache: string): Promise<Sample> {
 async function ciRuns(stage: Stage, runs: number): Promise<[Sample[], Sample[]]> {
   const filled = path.join(stage.dir, 'ci-cache');
   await timeCheck(stage.data, filled);
-  const edit = new Edit(path.join(stage.data, 'creature-form', `${firstForm(stage.scale)}.yaml`));
+  const edit = new Edit(stage.data, pickEdit(stage.data));
   edit.apply();
   const samples: [Sample[], Sample[]] = [[], []];
   try {
@@ -330,9 +357,9 @@ interface Contender {
   edit?: Edit;
 }
 
-/** One scale's world and folders. */
+/** One world and its folders. */
 interface Stage {
-  scale: number;
+  world: World;
   dir: string;
   data: string;
   log: (line: string) => void;
@@ -359,27 +386,125 @@ async function alternate(stage: Stage, runs: number, sides: [(out: string) => Pr
   for (let i = 0; i < runs; i++) {
     for (const side of turnOrder(i, 2) as Array<0 | 1>) samples[side].push(await sides[side](path.join(stage.dir, `out-${side}-${i}`)));
     stage.log(
-      `scale ${stage.scale} full ${i + 1}/${runs}: ${(samples[0].at(-1)!.ms / 1000).toFixed(2)} s, ${(samples[1].at(-1)!.ms / 1000).toFixed(2)} s`,
+      `${worldName(stage.world)} full ${i + 1}/${runs}: ${(samples[0].at(-1)!.ms / 1000).toFixed(2)} s, ${(samples[1].at(-1)!.ms / 1000).toFixed(2)} s`,
     );
   }
   return samples;
 }
 
 /**
- * The edit the edit runs make: a creature form's `order`, a field the form's own files show and no
- * other record derives from. Each run gives it a value it has not had, so the tree being written
- * differs from the new output by this edit alone, as after a user's edit; the source is restored
- * after each run, and the output rebuilt from it, so every run starts from the same live tree.
+ * What the edit runs change: one record's whole-number field, as an author edits a value. It is
+ * the first field of the first record, kinds and files in name order, that the record gives and
+ * its kind's schema lets take a wide range of values, and that is no reference, no id and nothing
+ * the build derives other records from: so every world that builds has one, the same world always
+ * gets the same, and the new value is valid wherever the old one was (in a generated world, a
+ * creature form's `order`).
+ */
+export interface EditTarget {
+  /** The record's file, relative to the data folder. */
+  file: string;
+  field: string;
+  /** The least and greatest values its schema allows. */
+  min: number;
+  max: number;
+}
+
+/** How many values a field must allow: each edit run gives it one it has not had. */
+const EDIT_ROOM = 100_000;
+/** The values the edits give start here, where the schema allows: far from what authors write. */
+const EDIT_BASE = 100_000;
+
+/** The edit for the world in `data`, from the kinds' schemas in `checkout`; a BenchError when it has none. */
+export function pickEdit(data: string, checkout = projectRoot): EditTarget {
+  const kinds = fs
+    .readdirSync(data, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
+    .map((entry) => entry.name)
+    .sort();
+  for (const kind of kinds) {
+    const fields = editableFields(checkout, kind);
+    if (fields.size === 0) continue;
+    for (const name of recordFiles(path.join(data, kind))) {
+      const record = readRecord(path.join(data, kind, name));
+      const field = [...fields.keys()].find((f) => Number.isInteger(record?.[f]));
+      if (field) return { file: `${kind}/${name}`, field, ...fields.get(field)! };
+    }
+  }
+  throw new BenchError(`${data} holds no record with a whole-number field its schema lets an edit change; the edit runs need one`);
+}
+
+/** A kind's top-level fields an edit may give any of many whole numbers, with their bounds; none for a kind without a schema. */
+function editableFields(checkout: string, kind: string): Map<string, { min: number; max: number }> {
+  const file = path.join(checkout, 'schemas', `${kind}.json`);
+  const fields = new Map<string, { min: number; max: number }>();
+  if (kind === 'common' || !fs.existsSync(file)) return fields;
+  const schema = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const common = JSON.parse(fs.readFileSync(path.join(checkout, 'schemas', 'common.json'), 'utf8'));
+  for (const [field, declared] of Object.entries<Record<string, any>>(schema.properties ?? {})) {
+    // A field derived by the build, or written only for its derivations, is no record's own value.
+    if (field === 'id' || declared['x-ref'] || declared['x-source'] === 'omit' || declared['x-source'] === 'only') continue;
+    const shared = /^common\.json#\/\$defs\/(.+)$/.exec(declared.$ref ?? '');
+    const p = shared ? { ...common.$defs?.[shared[1]!], ...declared } : declared;
+    const types = [p.type].flat();
+    if (!types.includes('integer') || types.some((t) => t !== 'integer' && t !== 'null')) continue;
+    if (p.enum || p.const !== undefined || p.multipleOf) continue;
+    const min = p.exclusiveMinimum !== undefined ? p.exclusiveMinimum + 1 : (p.minimum ?? -Infinity);
+    const max = p.exclusiveMaximum !== undefined ? p.exclusiveMaximum - 1 : (p.maximum ?? Infinity);
+    if (max - min >= EDIT_ROOM) fields.set(field, { min, max });
+  }
+  return fields;
+}
+
+/** The record files of a kind's folder, in name order, as the build finds them. */
+const recordFiles = (dir: string) =>
+  fs
+    .readdirSync(dir)
+    .filter((name) => /^[^.].*\.(ya?ml|json)$/.test(name))
+    .sort();
+
+/** A source file's record, or undefined if it holds none the bench can read (the build says why). */
+function readRecord(file: string): Record<string, unknown> | undefined {
+  try {
+    const text = fs.readFileSync(file, 'utf8');
+    const value = file.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+    return value !== null && typeof value === 'object' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `text`, a record's source, with `field` set to `value`; YAML keeps its layout and comments. */
+function withField(text: string, file: string, field: string, value: number): string {
+  if (file.endsWith('.json')) return `${JSON.stringify({ ...JSON.parse(text), [field]: value }, null, 2)}\n`;
+  const doc = parseDocument(text);
+  doc.set(field, value);
+  return doc.toString({ lineWidth: 0 });
+}
+
+/**
+ * The edit, made to a world's copy. Each run gives the field a value it has not had, so the tree
+ * being written differs from the new output by this edit alone, as after a user's edit; the source
+ * is restored after each run, and the output rebuilt from it, so every run starts from the same
+ * live tree.
  */
 class Edit {
+  private readonly file: string;
   private readonly original: string;
+  private readonly was: unknown;
   private count = 0;
-  constructor(private readonly file: string) {
-    this.original = fs.readFileSync(file, 'utf8');
-    if (!/^order: \d+$/m.test(this.original)) throw new Error(`${file} has no order line to edit`);
+  constructor(
+    data: string,
+    readonly target: EditTarget,
+  ) {
+    this.file = path.join(data, target.file);
+    this.original = fs.readFileSync(this.file, 'utf8');
+    this.was = readRecord(this.file)?.[target.field];
   }
   apply(): void {
-    fs.writeFileSync(this.file, this.original.replace(/^order: \d+$/m, `order: ${100_000 + ++this.count}`));
+    const base = Math.max(this.target.min, Math.min(EDIT_BASE, this.target.max - EDIT_ROOM));
+    let value = base + ++this.count;
+    if (value === this.was) value = base + ++this.count;
+    fs.writeFileSync(this.file, withField(this.original, this.file, this.target.field, value));
   }
   restore(): void {
     fs.writeFileSync(this.file, this.original);
@@ -388,7 +513,7 @@ class Edit {
 
 /** One timed edit rebuild of a contender's kept output (or `out`), from and back to the original source. */
 async function editRun(stage: Stage, side: Contender, out = stage.kept.get(side)!): Promise<Sample> {
-  const edit = (side.edit ??= new Edit(path.join(side.data, 'creature-form', `${firstForm(stage.scale)}.yaml`)));
+  const edit = (side.edit ??= new Edit(side.data, pickEdit(side.data)));
   edit.restore();
   await timeBuild(side.checkout, side.data, out); // back to the original, not counted
   edit.apply();
@@ -399,10 +524,10 @@ async function editRun(stage: Stage, side: Contender, out = stage.kept.get(side)
   }
 }
 
-/** A scenario's figures at one scale: the medians compared, and every sample. */
+/** A scenario's figures on one world: the medians compared, and every sample. */
 export interface Row {
-  /** A generated world's scale, or the shipped world (the dev loop's saves). */
-  scale: number | 'data';
+  /** A generated world's scale, a data folder's path, or `data`, the shipped world (the dev loop's saves). */
+  scale: World;
   scenario: string;
   /** What the measured side is compared with: the floor, the full build, a revision, or nothing. */
   baseline: string;
@@ -420,17 +545,22 @@ export interface Row {
   baseSamples?: Sample[];
 }
 
-/** The median of each stage the samples report. */
+/**
+ * The median of each stage the samples report, a stage a sample skipped counting as nothing: one
+ * run that did more than the others (a no-op that found the build's code changed) does not lend
+ * the median its stages. A stage most runs skip is left out.
+ */
 function stageMedians(samples: Sample[]): Record<string, number> | undefined {
   const names = [...new Set(samples.flatMap((s) => Object.keys(s.stages ?? {})))];
-  if (names.length === 0) return undefined;
-  return Object.fromEntries(names.map((name) => [name, median(samples.flatMap((s) => s.stages?.[name] ?? []))]));
+  const medians = names.map((name) => [name, median(samples.map((s) => s.stages?.[name] ?? 0))] as const);
+  const kept = medians.filter(([, ms]) => ms > 0);
+  return kept.length ? Object.fromEntries(kept) : undefined;
 }
 
 const peak = (samples: Sample[]) => Math.max(...samples.map((s) => s.rssMb ?? NaN));
 
 /** A row comparing `samples` with `base` (another side's samples, or a single figure). */
-function row(scale: number, scenario: string, baseline: string, samples: Sample[], base?: Sample[] | number): Row {
+function row(scale: World, scenario: string, baseline: string, samples: Sample[], base?: Sample[] | number): Row {
   const ms = median(samples.map((s) => s.ms));
   const baseMs = typeof base === 'number' ? base : base && median(base.map((s) => s.ms));
   const sides = Array.isArray(base) ? { basePeakRssMb: peak(base), baseSamples: base } : {};
@@ -467,13 +597,13 @@ async function rebuildRuns(stage: Stage, sides: Contender[], runs: number) {
   const edits = sides.map((): Sample[] => []);
   for (let i = 0; i < runs; i++) {
     for (const k of turnOrder(i, sides.length)) edits[k]!.push(await editRun(stage, sides[k]!));
-    stage.log(`scale ${stage.scale} edit ${i + 1}/${runs}: ${edits.map((e) => `${(e.at(-1)!.ms / 1000).toFixed(2)} s`).join(', ')}`);
+    stage.log(`${worldName(stage.world)} edit ${i + 1}/${runs}: ${edits.map((e) => `${(e.at(-1)!.ms / 1000).toFixed(2)} s`).join(', ')}`);
   }
   return { noop, start, listing, edits };
 }
 
 /** The no-op beyond the runtime's start: a row of its own, as it is the part a build can cut. */
-function beyondStart(scale: number, baseline: string, noop: Sample[], start: Sample[], baseNoop?: Sample[]): Row {
+function beyondStart(scale: World, baseline: string, noop: Sample[], start: Sample[], baseNoop?: Sample[]): Row {
   const startMs = median(start.map((s) => s.ms));
   const ms = median(noop.map((s) => s.ms)) - startMs;
   const baseMs = baseNoop ? median(baseNoop.map((s) => s.ms)) - startMs : undefined;
@@ -501,14 +631,20 @@ async function warmUp(stage: Stage, sides: Contender[], runs: number, floor: boo
   // Every full run's output stays until the scale is done, each kept output grows a second tree,
   // the link floor copies a tree once per run (folders new, files linked), and the floor's plan
   // holds a tree's bytes.
-  const short = roomProblem(stage.scale, tree, 3 * runs + sides.length + (floor ? 1 : 0), after);
+  const short = roomProblem(stage.world, tree, 3 * runs + sides.length + (floor ? 1 : 0), after);
   if (short) throw new BenchError(`${short} (the bench works in ${path.dirname(stage.dir)}; TMPDIR names another folder)`);
   return first!;
 }
 
-/** Every scenario at one scale. `against` is the other revision's contender, if any. */
-async function benchScale(stage: Stage, runs: number, against?: Contender): Promise<{ rows: Row[]; world: Sample }> {
-  const self: Contender = { label: 'this checkout', checkout: projectRoot, data: stage.data };
+/** Every scenario on one world. `against` is the other revision's contender, if any. */
+async function benchWorld(stage: Stage, runs: number, against?: Contender): Promise<{ rows: Row[]; world: Sample; edit: EditTarget }> {
+  // Picked before anything is timed, so that a world with nothing to edit is told at once.
+  const self: Contender = {
+    label: 'this checkout',
+    checkout: projectRoot,
+    data: stage.data,
+    edit: new Edit(stage.data, pickEdit(stage.data)),
+  };
   const sides = against ? [against, self] : [self];
   for (const side of sides) stage.kept.set(side, path.join(stage.dir, `kept-${stage.kept.size}`, 'out'));
   const world = await warmUp(stage, sides, runs, !against);
@@ -525,7 +661,7 @@ async function benchScale(stage: Stage, runs: number, against?: Contender): Prom
   const ci = against ? undefined : await ciRuns(stage, runs);
   // The first edit after each full build of this checkout, on the output that build left.
   const [linking, firstEdits] = await firstEditRuns(stage, self, runs);
-  const s = stage.scale;
+  const s = stage.world;
   const mine = (xs: Sample[][]) => xs.at(-1)!;
   // What no build can go below: listing every source (for the no-op), linking a whole tree (for the first edit).
   const floors = [
@@ -552,18 +688,17 @@ async function benchScale(stage: Stage, runs: number, against?: Contender): Prom
         row(s, 'CI check, cache restored', 'empty cache', ci![1], ci![0]),
         ...floors,
       ];
-  return { rows, world };
+  return { rows, world, edit: self.edit!.target };
 }
-
-/** The name of the first creature form gen-world.ts makes, whose source file the edit runs change. */
-const firstForm = (scale: number) => generateWorld(scale, 1).get('creature-form')![0]!.name;
 
 export interface BenchOptions {
   scales: number[];
+  /** A data folder to bench as a world too, on a copy of it. */
+  data?: string;
   runs: number;
   /** A git revision to time against, instead of the floor. */
   against?: string;
-  /** Seconds to wait after large removals; by default 35 at scale 5 and above, none below. */
+  /** Seconds to wait after large removals; by default 35 for a world the size of scale 5's and above, none below. */
   settle?: number;
   /** Time only the dev loop's answer to a save (runDevBench). */
   dev?: boolean;
@@ -578,7 +713,16 @@ export interface BenchResults {
   cpus: number;
   runs: number;
   against?: string;
-  worlds: { scale: number | 'data'; records?: number; files?: number; bytes?: number }[];
+  worlds: {
+    scale: World;
+    records?: number;
+    files?: number;
+    bytes?: number;
+    /** The edit the edit runs made: `<kind>/<file>: <field>`. */
+    edit?: string;
+    /** How a data folder's figures stand against TARGETS. */
+    targets?: TargetCheck[];
+  }[];
   rows: Row[];
 }
 
@@ -625,9 +769,11 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
     const against = worktree && { label: options.against!, checkout: worktree.dir, data: '' };
     const results = newResults(options, [], []);
     const settler = new Settler();
-    for (const scale of options.scales) {
-      const { rows, world } = await oneScale(work, scale, options, settler, against);
-      results.worlds.push({ scale, records: world.records, files: world.files, bytes: world.bytes });
+    for (const scale of [...options.scales, ...(options.data ? [options.data] : [])]) {
+      const { rows, world, edit } = await oneWorld(work, scale, options, settler, against);
+      const targets = typeof scale === 'string' ? targetChecks(rows) : undefined;
+      const { records, files, bytes } = world;
+      results.worlds.push({ scale, records, files, bytes, edit: `${edit.file}: ${edit.field}`, targets });
       results.rows.push(...rows);
     }
     return keepResults(options.results, results);
@@ -637,23 +783,41 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
   }
 }
 
-/** One scale, in a folder of its own under `work`, removed when done; `settler` waits out removals before it. */
-async function oneScale(work: string, scale: number, options: BenchOptions, settler: Settler, against?: Contender) {
-  const dir = fs.mkdtempSync(path.join(work, `scale-${scale}-`));
+/** From how many records a world's removals are waited out by default: about a generated world's at scale 5. */
+const LARGE_WORLD_RECORDS = 40_000;
+
+/**
+ * One world, in a folder of its own under `work`, removed when done; `settler` waits out removals
+ * before it. A generated world is written there; a data folder is copied there, so that the edit
+ * runs never touch the author's files.
+ */
+async function oneWorld(work: string, world: World, options: BenchOptions, settler: Settler, against?: Contender) {
+  const dir = fs.mkdtempSync(path.join(work, typeof world === 'number' ? `scale-${world}-` : 'data-'));
   const data = path.join(dir, 'world');
-  writeWorld(generateWorld(scale, 1), data);
-  await settler.settled(options.settle ?? (scale >= 5 ? 35 : 0));
+  let records: number;
+  if (typeof world === 'number') records = writeWorld(generateWorld(world, 1), data);
+  else {
+    fs.cpSync(world, data, { recursive: true });
+    records = countRecords(data);
+  }
+  await settler.settled(options.settle ?? (records >= LARGE_WORLD_RECORDS ? 35 : 0));
   // The other revision builds the same world as its own generator writes it (the source format may
-  // have changed between them), from the same seed.
-  const theirs = against && { ...against, data: path.join(dir, 'world-against') };
-  if (theirs) await genWorldIn(theirs.checkout, scale, theirs.data);
-  const stage: Stage = { scale, dir, data, log: options.log ?? logLine, kept: new Map() };
+  // have changed between them), from the same seed; or the same copy of the data folder.
+  const theirs = against && { ...against, data: typeof world === 'number' ? path.join(dir, 'world-against') : data };
+  if (theirs && typeof world === 'number') await genWorldIn(theirs.checkout, world, theirs.data);
+  const stage: Stage = { world, dir, data, log: options.log ?? logLine, kept: new Map() };
   try {
-    return await benchScale(stage, options.runs, theirs);
+    return await benchWorld(stage, options.runs, theirs);
   } finally {
     execFileSync('rm', ['-rf', dir]);
     settler.removed();
   }
+}
+
+/** The record files in the kinds' folders of the data folder `data`. */
+function countRecords(data: string): number {
+  const kinds = fs.readdirSync(data, { withFileTypes: true }).filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'));
+  return kinds.reduce((n, kind) => n + recordFiles(path.join(data, kind.name)).length, 0);
 }
 
 /** `npm run gen:world` of the checkout at `checkout`, into `out`; a stop of the bench ends it. */
@@ -838,9 +1002,9 @@ export async function runDevBench(options: Pick<BenchOptions, 'runs' | 'against'
 
 const fmt = (n: number | undefined, digits = 0) => (n === undefined || Number.isNaN(n) ? '' : n.toFixed(digits));
 
-/** The results as a markdown table, one row per scenario and scale. */
+/** The results as a markdown table, one row per scenario and world. */
 export function formatTable(results: BenchResults): string {
-  const head = ['scale', 'scenario', 'median ms', 'baseline', 'baseline ms', 'ratio', 'peak RSS MB', 'build stages, median ms'];
+  const head = ['world', 'scenario', 'median ms', 'baseline', 'baseline ms', 'ratio', 'peak RSS MB', 'build stages, median ms'];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map((h, i) => (i >= 2 && i !== 3 && i !== 7 ? ' ---: ' : ' --- ')).join('|')}|`];
   for (const r of results.rows) {
     const rss = r.peakRssMb === undefined ? '' : fmt(r.peakRssMb) + (r.basePeakRssMb === undefined ? '' : ` (${fmt(r.basePeakRssMb)})`);
@@ -851,6 +1015,58 @@ export function formatTable(results: BenchResults): string {
   }
   return lines.join('\n');
 }
+
+/**
+ * What a data folder's world is held to, PokeAPI's complete data among them: a full build within
+ * a small multiple of its write floor and a memory a small machine has, a one-edit rebuild a small
+ * share of a full one, and a no-op quick enough not to be waited for.
+ */
+export const TARGETS = { fullToFloor: 2, fullPeakMb: 2048, editOfFull: 0.1, noopMs: 1000 };
+
+/** One target: what it holds, the figure measured, and whether the figure meets it. */
+export interface TargetCheck {
+  target: string;
+  measured: string;
+  met: boolean;
+}
+
+/** How a world's rows stand against TARGETS; the floor's target only when the full build was timed against it. */
+export function targetChecks(rows: Row[]): TargetCheck[] {
+  const find = (scenario: string) => rows.find((r) => r.scenario === scenario);
+  const full = find('full');
+  const edit = find('edit');
+  const noop = find('no-op');
+  const checks: TargetCheck[] = [];
+  if (full?.baseline === 'floor' && full.ratio !== undefined)
+    checks.push({
+      target: `full build at most ${TARGETS.fullToFloor}× the write floor`,
+      measured: `${fmt(full.ratio, 2)}×`,
+      met: full.ratio <= TARGETS.fullToFloor,
+    });
+  if (full?.peakRssMb !== undefined)
+    checks.push({
+      target: `full build's peak memory under ${TARGETS.fullPeakMb} MB`,
+      measured: `${fmt(full.peakRssMb)} MB`,
+      met: full.peakRssMb < TARGETS.fullPeakMb,
+    });
+  if (full && edit)
+    checks.push({
+      target: `one-edit rebuild at most ${TARGETS.editOfFull * 100}% of the full build`,
+      measured: `${fmt((edit.ms / full.ms) * 100, 1)}%`,
+      met: edit.ms <= full.ms * TARGETS.editOfFull,
+    });
+  if (noop)
+    checks.push({
+      target: `no-op rebuild at most ${TARGETS.noopMs / 1000} s`,
+      measured: `${fmt(noop.ms / 1000, 2)} s`,
+      met: noop.ms <= TARGETS.noopMs,
+    });
+  return checks;
+}
+
+/** A world's target checks, one line each. */
+export const formatTargets = (checks: TargetCheck[]): string =>
+  checks.map((c) => `- ${c.target}: ${c.measured}, ${c.met ? 'met' : 'MISSED'}`).join('\n');
 
 /** The dev loop's rows as a markdown table: the median save and its spread, and the other revision's median. */
 export function formatDevTable(results: BenchResults): string {
@@ -865,28 +1081,32 @@ export function formatDevTable(results: BenchResults): string {
 
 const OPTIONS = {
   scales: { type: 'string' },
+  data: { type: 'string' },
   runs: { type: 'string' },
   against: { type: 'string' },
   settle: { type: 'string' },
   dev: { type: 'boolean', default: false },
 } as const;
 
-const HELP = `Usage: npm run bench -- [--scales 1,10] [--runs 3] [--against REV] [--settle S] | --dev [--runs 20] [--against REV]
+const HELP = `Usage: npm run bench -- [--scales 1,10 | --data DIR] [--runs 3] [--against REV] [--settle S] | --dev [--runs 20] [--against REV]
 
-Times whole builds of generated worlds (full, one edit, nothing changed) against the write floor or
-another revision's build; with --dev, the dev loop's answer to a save. Prints a markdown table and
-writes every figure to bench-results/bench.json.
+Times whole builds of generated worlds, or of a data folder (full, one edit, nothing changed),
+against the write floor or another revision's build; with --dev, the dev loop's answer to a save.
+Prints a markdown table, for a data folder how it stands against its targets, and writes every
+figure to bench-results/bench.json.
 
 Options:
   --scales LIST   the worlds' scales, comma-separated, each above 0 and at most ${MAX_SCALE} (default 1,10)
+  --data DIR      bench this data folder instead, on a copy (the edit runs change one record's number)
   --runs N        runs of each measurement, 3 or more (default 3; 20 with --dev)
   --against REV   a git revision to time against, run from a worktree of it
-  --settle S      seconds to wait after large removals (default 35 at scale 5 and above)
+  --settle S      seconds to wait after large removals (default 35 for a world of ${LARGE_WORLD_RECORDS.toLocaleString('en-US')} records and more)
   --dev           time the dev loop on the shipped world instead
   -h, --help      show this help
 
-Exit codes: 0 timed, 2 wrong usage (a bad number, an unknown revision) or a machine that cannot run
-it, 3 a folder could not be written; 130/143 stopped by Ctrl-C/SIGTERM (its processes, worktree
+Exit codes: 0 timed, 1 the data folder does not build (its first problem said), 2 wrong usage (a
+bad number, an unknown revision, no such folder) or a machine that cannot run it, 3 a folder could
+not be written; 130/143 stopped by Ctrl-C/SIGTERM (its processes, worktree
 and temp folders removed).`;
 
 /** The command line, checked; a UsageError (or a BenchError) says what is wrong with it. */
@@ -895,18 +1115,21 @@ export function parseOptions(argv: string[]): BenchOptions {
 }
 
 function benchOptions(values: ReturnType<typeof readOptions<typeof OPTIONS>>): BenchOptions {
-  const scales = (values.scales ?? '1,10').split(',').map(Number);
+  if (values.data !== undefined && values.scales !== undefined)
+    throw new BenchError('--data and --scales name the worlds; give one of them');
+  const data = values.data === undefined ? undefined : folderToRead('--data', values.data);
+  const scales = data ? [] : (values.scales ?? '1,10').split(',').map(Number);
   if (scales.some((s) => !(s > 0 && s <= MAX_SCALE)))
     throw new BenchError(`--scales takes positive numbers, at most ${MAX_SCALE}, as 1,10; got ${values.scales}`);
   const runs = Number(values.runs ?? (values.dev ? 20 : 3));
   // Three at least, so that each median stands between two other runs.
   if (!Number.isInteger(runs) || runs < 3) throw new BenchError(`--runs takes a whole number of 3 or more; got ${values.runs}`);
-  if (values.dev && (values.scales !== undefined || values.settle !== undefined))
+  if (values.dev && (values.scales !== undefined || values.data !== undefined || values.settle !== undefined))
     throw new BenchError('--dev times the dev loop on the shipped world alone; it takes --runs and --against only');
   const settle = values.settle === undefined ? undefined : Number(values.settle);
   if (settle !== undefined && !(settle >= 0)) throw new BenchError(`--settle takes seconds, 0 or more; got ${values.settle}`);
   const results = path.join(projectRoot, 'bench-results', 'bench.json');
-  return { scales, runs, against: values.against, settle, dev: values.dev, results };
+  return { scales, data, runs, against: values.against, settle, dev: values.dev, results };
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -923,8 +1146,11 @@ async function main(argv: string[]): Promise<number> {
   }
   const results = await runBench(options);
   console.log(formatTable(results));
-  for (const w of results.worlds)
-    console.log(`\nscale ${w.scale}: ${w.records} records, ${w.files} files, ${fmt((w.bytes ?? 0) / 2 ** 20, 1)} MiB`);
+  for (const w of results.worlds) {
+    const size = `${w.records} records, ${w.files} files, ${fmt((w.bytes ?? 0) / 2 ** 20, 1)} MiB`;
+    console.log(`\n${worldName(w.scale)}: ${size}; the edit runs change ${w.edit}`);
+    if (w.targets?.length) console.log(`targets:\n${formatTargets(w.targets)}`);
+  }
   const vs = options.against
     ? `${options.against}'s build, run in turns with this checkout's`
     : 'the write floor (full) and the full build (edit, no-op)';
@@ -941,6 +1167,10 @@ async function failed(err: unknown): Promise<number> {
   if (err instanceof BenchError || err instanceof NoSuchRevision || err instanceof UsageError) {
     console.error(`bench: ${err.message}`);
     return 2;
+  }
+  if (err instanceof WorldProblems) {
+    console.error(`bench: ${err.message}`);
+    return 1;
   }
   if ((err as NodeJS.ErrnoException).code && (err as NodeJS.ErrnoException).syscall) {
     console.error(`bench: ${(err as Error).message}`);
