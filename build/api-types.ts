@@ -502,6 +502,10 @@ export interface EncounterConditionValue {
 export interface EncounterMethod {
   id: number;
   name: string;
+  /**
+   * Where it comes when methods are sorted.
+   */
+  order?: number;
   names: Names;
 }
 /**
@@ -530,6 +534,10 @@ export interface Generation {
   name: string;
   names: Names;
   version_groups: NamedRef[];
+  abilities: NamedRef[];
+  creature_species: NamedRef[];
+  moves: NamedRef[];
+  types: NamedRef[];
 }
 /**
  * How much experience a creature of a species needs for each level.
@@ -612,6 +620,7 @@ export interface Item {
     game_index: number;
     generation: NamedRef;
   }[];
+  held_by_creature: NamedRef[];
 }
 /**
  * A language that names are given in.
@@ -622,6 +631,18 @@ export interface Item {
 export interface Language {
   id: number;
   name: string;
+  /**
+   * Whether games are published in it.
+   */
+  official?: boolean;
+  /**
+   * Its two-letter code (ISO 639).
+   */
+  iso639?: string;
+  /**
+   * The two-letter code of the country it is spoken in (ISO 3166).
+   */
+  iso3166?: string;
   names: Names;
 }
 /**
@@ -675,6 +696,10 @@ export interface Location {
   id: number;
   name: string;
   names: Names;
+  game_indices: {
+    game_index: number;
+    generation: NamedRef;
+  }[];
   areas: NamedRef[];
 }
 /**
@@ -766,6 +791,7 @@ export interface Move {
     change: Int32;
     stat: NamedRef;
   }[];
+  learned_by_creature: NamedRef[];
 }
 /**
  * A nature raises one stat and lowers another.

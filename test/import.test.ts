@@ -115,11 +115,11 @@ const FORCED: Array<{ why: string; apply: (pair: Pair) => void }> = [
     },
   },
   {
-    why: 'a name is unique within its kind: of a name PokeAPI gives twice, the later record’s is <name>-<id>',
-    apply: ({ kind, expected, world }) => {
-      const record = world.get(kind)?.get(expected.id);
-      if (record?.name !== undefined && [...world.get(kind)!.values()].some((other) => other.name === record.name && other.id < record.id))
-        expected.name = `${record.name}-${record.id}`;
+    why: 'a name is unique within its kind: of a name PokeAPI gives twice, the later record’s is <name>-<id>, wherever it is named',
+    apply: (pair) => {
+      pair.expected = uniquelyNamed(pair.expected, pair.world) as Poke;
+      const name = renamedTo(pair.world, pair.kind, pair.expected.id);
+      if (name) pair.expected.name = name;
     },
   },
   {
@@ -133,6 +133,34 @@ const FORCED: Array<{ why: string; apply: (pair: Pair) => void }> = [
 function refTo(world: World, kind: string) {
   const first = firstOf(world, kind);
   return { name: first.name, url: `${BASE}/api/v2/${kind}/${first.id}/` };
+}
+
+/** The name the import gives a record whose name another of its kind with a lower id has, or undefined. */
+function renamedTo(world: World, kind: string, id: number): string | undefined {
+  let renamed = renamedIn.get(world);
+  if (!renamed) {
+    renamed = new Map();
+    for (const [k, records] of world) {
+      const taken = new Set<string>();
+      for (const record of [...records.values()].sort((a, b) => a.id - b.id)) {
+        if (record.name !== undefined && taken.has(record.name)) renamed.set(`${k}/${record.id}`, `${record.name}-${record.id}`);
+        taken.add(record.name);
+      }
+    }
+    renamedIn.set(world, renamed);
+  }
+  return renamed.get(`${kind}/${id}`);
+}
+const renamedIn = new WeakMap<World, Map<string, string>>();
+
+/** Every reference in `value` (this API's urls) to a record the import renamed, with its new name. */
+function uniquelyNamed(value: unknown, world: World): unknown {
+  if (Array.isArray(value)) return value.map((item) => uniquelyNamed(item, world));
+  if (!value || typeof value !== 'object') return value;
+  const out = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, uniquelyNamed(v, world)]));
+  const target = typeof out.url === 'string' ? /\/api\/v2\/([a-z-]+)\/(\d+)\/$/.exec(out.url) : null;
+  const name = target && typeof out.name === 'string' ? renamedTo(world, target[1]!, Number(target[2])) : undefined;
+  return name ? { ...out, name } : out;
 }
 
 /** Records' references by the id in their urls. */
@@ -326,22 +354,11 @@ const GAPS: { kinds: string[]; fields: Record<string, string[]> } = {
     ],
     'creature-species': ['evolution_chain', 'form_descriptions', 'genera', 'pal_park_encounters', 'pokedex_numbers'],
     'encounter-condition-value': ['condition'],
-    'encounter-method': ['order'],
-    generation: ['abilities', 'creature_species', 'main_region', 'moves', 'types'],
-    item: ['attributes', 'baby_trigger_for', 'fling_effect', 'held_by_creature', 'machines', 'prices', 'sprites'],
-    language: ['iso3166', 'iso639', 'official'],
-    location: ['game_indices', 'region'],
+    generation: ['main_region'],
+    item: ['attributes', 'baby_trigger_for', 'fling_effect', 'machines', 'prices', 'sprites'],
+    location: ['region'],
     'location-area': ['creature_encounters[].version_details[].encounter_details.creature_details'],
-    move: [
-      'contest_combos',
-      'contest_effect',
-      'contest_type',
-      'learned_by_creature',
-      'machines',
-      'meta',
-      'past_values',
-      'super_contest_effect',
-    ],
+    move: ['contest_combos', 'contest_effect', 'contest_type', 'machines', 'meta', 'past_values', 'super_contest_effect'],
     'move-damage-class': ['descriptions'],
     nature: ['hates_flavor', 'likes_flavor', 'move_battle_style_preferences'],
     type: ['sprites.generation-v'],

@@ -50,15 +50,27 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
-/** `target.field` lists, as NamedRefs, the records of `from` whose `via` field points at it (`x-inverse`). */
+/**
+ * `target.field` lists, as NamedRefs, the records of `from` whose `via` points at it (`x-inverse`):
+ * a top-level field, or a dotted path through its lists (`moves.move`).
+ */
 function simpleInverse(kind: string, field: string, from: string, via: string): Derivation {
+  const steps = via.split('.');
   return {
-    reads: { [from]: [via] },
+    reads: { [from]: [steps[0]!] },
     run: ({ store, filled }) => {
-      const map = inverse(store, from, (d) => [d[via]].flat());
+      const map = inverse(store, from, (d) => along(d, steps));
       for (const entry of filled(kind)) entry.data[field] = (map.get(entry) ?? []).map((e) => store.ref(e));
     },
   };
+}
+
+/** The values a path of fields reaches in a record, each list on the way gone through item by item. */
+function along(value: unknown, steps: readonly string[]): unknown[] {
+  if (Array.isArray(value)) return value.flatMap((item) => along(item, steps));
+  if (steps.length === 0) return [value];
+  if (!value || typeof value !== 'object') return [];
+  return along((value as Data)[steps[0]!], steps.slice(1));
 }
 
 /**

@@ -14,12 +14,13 @@
 //                        the published schemas, the types and the OpenAPI document do not
 //   x-lookup: ["id"]     (root) the record is published by id only; default is by id and by name
 //   x-inverse: {kind, field}  (a record's top-level list of references) derived: the records of KIND
-//                        whose top-level FIELD (a reference, or a list of them) points at this one,
-//                        in id order. Like x-source "omit", the author never writes it
+//                        whose FIELD (a reference, or a list of them; top-level, or a dotted path
+//                        through lists such as moves.move) points at this one, in id order. Like
+//                        x-source "omit", the author never writes it
 // A list the response requires may be left out of a source record; it is then empty.
 import fs from 'node:fs';
 import path from 'node:path';
-import { SLUG, UsageError } from '../guard.mjs';
+import { readInside, SLUG, UsageError } from '../guard.mjs';
 import { schemasDir } from '../paths.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -75,7 +76,7 @@ export interface SchemaSet {
 export function loadSchemas(): SchemaSet {
   const written = new Map<string, Schema>();
   for (const file of fs.readdirSync(schemasDir).filter((f) => f.endsWith('.json')).sort()) {
-    const doc = JSON.parse(fs.readFileSync(path.join(schemasDir, file), 'utf8')) as Schema;
+    const doc = readSchema(file);
     written.set(doc.$id ?? file, doc);
   }
   // Checked on the documents as written: inlining only copies their nodes, so a mark it brings is one checked here.
@@ -83,6 +84,24 @@ export function loadSchemas(): SchemaSet {
   const kinds = kindInfos(written);
   for (const info of kinds.values()) for (const inverse of info.inverses) assertInverse(kinds, info, inverse);
   return { documents: new Map([...written].map(([id, doc]) => [id, published(doc, fieldsMarked(doc, 'only'))])), kinds };
+}
+
+/**
+ * A schema document of `schemas/`, read through the guard (a regular file inside the folder, under
+ * the size limit, so that a FIFO is never waited on) and parsed; anything else is one line naming
+ * the file, as a schema is the project's own setting.
+ */
+function readSchema(file: string): Schema {
+  const read = readInside(schemasDir, path.join(schemasDir, file));
+  if ('why' in read) throw new UsageError(`schemas/${file}: ${read.why}`);
+  let doc: unknown;
+  try {
+    doc = JSON.parse(read.bytes.toString('utf8'));
+  } catch (err) {
+    throw new UsageError(`schemas/${file}: is not JSON (${(err as Error).message})`);
+  }
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new UsageError(`schemas/${file}: is not a JSON object`);
+  return doc as Schema;
 }
 
 /** The project's schemas, read once per process: the build's, its threads' and its derivations'. */
@@ -117,16 +136,17 @@ function kindInfos(written: Map<string, Schema>): Map<string, KindInfo> {
 }
 
 /**
- * An inverse list names a kind and one of that kind's top-level fields that refers to this kind (a
- * reference or a list of them), and holds references to that kind: a schema that says otherwise is
- * refused, naming the list, before any record is read.
+ * An inverse list names a kind and one of that kind's fields that refers to this kind (a reference or
+ * a list of them, at the top level or at a dotted path through lists), and holds references to that
+ * kind: a schema that says otherwise is refused, naming the list, before any record is read.
  */
 function assertInverse(kinds: Map<string, KindInfo>, info: KindInfo, { field, from, via }: Inverse): void {
   const where = `schemas/${info.kind}.json: the x-inverse of ${field}`;
   const source = kinds.get(from);
   if (!source) throw new UsageError(`${where} names the kind "${from}", which has no schema`);
-  const top = (site: RefSite) => site.path[0] === via && (site.path.length === 1 || (site.path.length === 2 && site.path[1] === '*'));
-  if (!source.refSites.some((site) => top(site) && kindsOf(site).includes(info.kind)))
+  // A site's path without its lists' items ('*') is the dotted path that names it.
+  const named = (site: RefSite) => site.path.filter((step) => step !== '*').join('.') === via;
+  if (!source.refSites.some((site) => named(site) && kindsOf(site).includes(info.kind)))
     throw new UsageError(`${where}: ${from}.${via} is not a reference to a ${info.kind}, nor a list of them`);
   const list = info.response.properties?.[field];
   if (list?.type !== 'array' || list.items?.['x-ref'] !== from)
