@@ -20,7 +20,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { folderToWrite, ownFolder, readInside, realish, UsageError, within } from './guard.mjs';
+import { folderToWrite, isInner, ownFolder, readInside, realish, UsageError, within } from './guard.mjs';
 
 /**
  * The file that marks the root as the cache's own: a cache directory tag, which backup tools know
@@ -288,10 +288,6 @@ function touch(dir) {
     fs.utimesSync(dir, now, now);
   } catch {} // a time that cannot be set makes the entry older, not unusable
 }
-
-/** Whether `name` is a path that stays inside the folder it is joined to. */
-const isInner = (/** @type {string} */ name) =>
-  name.split('/').every((part) => part !== '' && part !== '.' && part !== '..' && !part.includes('\\'));
 
 /**
  * @typedef {{ files: Record<string, string>, links: Record<string, string> }} Manifest

@@ -30,6 +30,15 @@ const slug = new RegExp(SLUG);
  */
 export const isSlug = (name) => typeof name === 'string' && name.length <= 200 && slug.test(name);
 
+/**
+ * Whether `rel`, a path the build reads back from a file of its own (a tree's manifest, a cache
+ * entry's list), stays strictly inside the folder it is joined to: `/` between names, none of them
+ * empty, `.` or `..`, and no NUL or backslash. Such a file can be edited by hand; a path that fails
+ * is never joined to a folder, so that `../../x` removes or links nothing outside it.
+ * @param {string} rel
+ */
+export const isInner = (rel) => rel.split('/').every((part) => part !== '' && part !== '.' && part !== '..' && !/[\0\\]/.test(part));
+
 /** Past this a source file is refused rather than read: no record needs it. */
 export const MAX_FILE_BYTES = 4 * 1024 * 1024;
 

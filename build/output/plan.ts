@@ -2,6 +2,7 @@
 // files a build makes, what must be done to each file — written, linked, or nothing — and which
 // files go. Plain values and no file-system calls: trees.ts applies them.
 import { createHash, hash } from 'node:crypto';
+import { isInner } from '../guard.mjs';
 import type { FileList } from '../incremental/manifest.ts';
 
 /** A file the build makes, as render.ts gives it. */
@@ -170,11 +171,12 @@ export const fromLive = (rel: string, existing: Holding): FileOp => ({
 /**
  * The files the tree holds that the build did not make: they go. When every file of the live tree
  * is among the build's (`allLive`), only files the live tree lacks can be such, and those alone are
- * looked through.
+ * looked through. A path the manifests give that would leave the tree (one edited by hand to name
+ * `../../x`) is no file of the tree, and is never removed.
  */
 export function removals(existing: Holding, made: (rel: string) => boolean, allLive: boolean, added: readonly string[]): string[] {
   const beyond = allLive ? existing.beyondLive?.() : undefined;
-  if (!beyond) return [...existing.paths()].filter((rel) => !made(rel));
+  if (!beyond) return [...existing.paths()].filter((rel) => !made(rel) && isInner(rel));
   const madeHere = new Set(added);
-  return [...beyond].filter((rel) => !madeHere.has(rel));
+  return [...beyond].filter((rel) => !madeHere.has(rel) && isInner(rel));
 }

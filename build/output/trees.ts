@@ -8,6 +8,7 @@
 // trees may share unchanged files as hard links.
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { isInner } from '../guard.mjs';
 import { formatManifest, Lines, readManifest, readManifestHeader, type FileList, type Manifest } from '../incremental/manifest.ts';
 import {
   beforeLive,
@@ -324,7 +325,7 @@ class Publisher {
       // The files the live tree's build changed, which this tree still holds as they were before it.
       const given = new Set(planned.map((p) => p.rel));
       for (const rel of liveManifest!.diff.keys()) {
-        const hash = given.has(rel) ? undefined : live.get(rel);
+        const hash = given.has(rel) || !isInner(rel) ? undefined : live.get(rel);
         if (hash !== undefined) this.handOver(fromLive(rel, this.t.existing), hash);
       }
     });
@@ -351,7 +352,8 @@ class Publisher {
       await this.diverge();
       let n = 0;
       for (const [rel, hash] of liveFiles) {
-        if (existing.get(rel) !== hash) this.handOver(fromLive(rel, existing), hash);
+        // A path that leaves the tree is in no tree the build made: its manifest was edited.
+        if (existing.get(rel) !== hash && isInner(rel)) this.handOver(fromLive(rel, existing), hash);
         // The writer's thread places a step's files while this one waits, free to hear a save.
         if (++n % step === 0) {
           await this.writer.flush();
