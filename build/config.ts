@@ -39,7 +39,7 @@ const URL_CHARACTER = /[A-Za-z0-9\-._~!$&'()*+,;=:@/[\]]|%[0-9A-Fa-f]{2}/y;
  */
 export function checkBaseUrl(raw: string): string {
   const refuse = (why: string) =>
-    new UsageError(`BASE_URL ${why}; it should look like https://example.org or https://example.org/api (got "${raw}")`);
+    new UsageError(`BASE_URL ${why}; it should look like https://example.org or https://example.org/api (got ${shown(raw)})`);
   const trimmed = raw.replace(/\/+$/, '');
   if (/[?#]/.test(raw)) throw refuse('must not hold a query (?) or a fragment (#): records add their paths to it');
   const bad = firstOutsideUrl(raw);
@@ -70,12 +70,28 @@ const NAMED: Record<string, string> = { ' ': 'a space', '"': 'a double quote', '
 function describeAt(raw: string, at: number): string {
   const char = String.fromCodePoint(raw.codePointAt(at)!);
   const code = `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
-  return `${NAMED[char] ?? `"${char}" (${code})`} at character ${at + 1}`;
+  return `${NAMED[char] ?? `${shown(char)} (${code})`} at character ${at + 1}`;
 }
-
 
 export function portFromEnv(): number {
-  const port = Number(process.env.PORT ?? defaults.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`PORT must be a port number, got "${process.env.PORT}"`);
+  // Empty is unset, as for HOST and BASE_URL.
+  const port = portNumber(process.env.PORT || String(defaults.port));
+  if (port === undefined) throw new UsageError(`PORT must be a port number, got ${shown(process.env.PORT!)}`);
   return port;
 }
+
+/**
+ * A port written as people write one, digits alone, from 0 to 65535; undefined for anything else.
+ * `Number` would take `1e3`, `0x10` or a blank, which nobody means as a port (a blank is 0, any).
+ */
+export function portNumber(text: string): number | undefined {
+  if (!/^[0-9]{1,5}$/.test(text)) return undefined;
+  const port = Number(text);
+  return port <= 65535 ? port : undefined;
+}
+
+/** A value as typed, with a line break or another control character escaped, so that a message naming it stays one line. */
+export const escaped = (raw: string): string => JSON.stringify(raw).slice(1, -1);
+
+/** A setting's value as typed, quoted and `escaped`. */
+export const shown = (raw: string): string => `"${escaped(raw)}"`;

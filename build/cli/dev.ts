@@ -11,7 +11,7 @@ import { build } from '../pipeline/build.ts';
 import { listSources, type Listing } from '../pipeline/discover.ts';
 import { worldText } from '../pipeline/world.ts';
 import { fillWorld } from '../site/explorer.ts';
-import { UsageError } from '../config.ts';
+import { escaped, portNumber, shown, UsageError } from '../config.ts';
 import { defaultDataDir, NOT_FOUND_BODY, projectRoot } from '../paths.ts';
 import { BuildFailed, formatProblems } from '../report/problems.ts';
 import { NOSNIFF } from '../site/paging.ts';
@@ -455,7 +455,7 @@ function listenError(code: string | undefined, port: number, host: string, tried
   if (code === 'EACCES')
     return new UsageError(`port ${port} is not allowed on ${host} (below 1024 needs privileges); pick another with --port`);
   return new UsageError(
-    `--host ${host}: cannot listen there (${code ?? 'unknown error'}); give an address of this machine, e.g. localhost or 0.0.0.0`,
+    `--host ${escaped(host)}: cannot listen there (${code ?? 'unknown error'}); give an address of this machine, e.g. localhost or 0.0.0.0`,
   );
 }
 
@@ -478,9 +478,8 @@ stopped by Ctrl-C/SIGTERM, the temp build removed.`;
 
 /** The options as the loop takes them, or a usage error. */
 function devOptions(args: { data?: string; port?: string; host?: string }): DevOptions {
-  const port = args.port === undefined ? undefined : Number(args.port);
-  if (port !== undefined && (args.port!.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535))
-    throw new UsageError(`--port must be a port number, got "${args.port}"`);
+  const port = args.port === undefined ? undefined : portNumber(args.port);
+  if (args.port !== undefined && port === undefined) throw new UsageError(`--port must be a port number, got ${shown(args.port)}`);
   if (args.host !== undefined && args.host.trim() === '') throw new UsageError('--host must be an address, got ""');
   // A mistyped folder is wrong usage, as in `npm run build`: there would never be a good build to serve.
   const dataDir = path.resolve(args.data ?? defaultDataDir);

@@ -5,7 +5,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { build } from '../pipeline/build.ts';
 import { exitCodeOf, summary } from './build.ts';
-import { baseUrlFromEnv, defaults, portFromEnv, UsageError } from '../config.ts';
+import { baseUrlFromEnv, defaults, portFromEnv, shown, UsageError } from '../config.ts';
 import { defaultOutDir, editorSchemasDir, projectRoot, serverOutputsDir } from '../paths.ts';
 import { BuildFailed, formatProblems } from '../report/problems.ts';
 import { listen, requestHandler } from '../site/serve.ts';
@@ -42,7 +42,7 @@ function listenProblem(err: NodeJS.ErrnoException, host: string, port: number): 
     case 'EAI_FAIL':
     case 'EAFNOSUPPORT':
     case 'EINVAL':
-      return `HOST "${host}" cannot be listened on: it names no address of this machine (${err.code}); set HOST to one, e.g. 127.0.0.1, ::1 or 0.0.0.0`;
+      return `HOST ${shown(host)} cannot be listened on: it names no address of this machine (${err.code}); set HOST to one, e.g. 127.0.0.1, ::1 or 0.0.0.0`;
     default:
       return undefined;
   }
