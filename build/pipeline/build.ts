@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { baseUrlFromEnv, checkBaseUrl } from '../config.ts';
+import { readInside, UsageError } from '../guard.mjs';
 import { discover, type Listing } from './discover.ts';
 import { hashText } from '../hash.ts';
 import { readUnhashed } from './parse.ts';
@@ -124,10 +125,20 @@ function toolFingerprint(): string {
   // The worker's bundle comes from its source here, the paging module under build/ and esbuild, whose version the lockfile pins.
   const hosts = [...hostRuleFiles.map(([, file]) => file), hostCodeEntry].map((file) => relativeTo(projectRoot, file));
   const files = [...code, ...schemas, ...hosts, 'package-lock.json'].sort();
-  const text = files.map((f) => `${f}\n${fs.readFileSync(path.join(projectRoot, f), 'utf8')}`);
+  const text = files.map((f) => `${f}\n${projectText(f)}`);
   return (fingerprint = hashText([...text, `explorer ${explorerSourceHash()}`].join('\n')));
 }
 let fingerprint: string | undefined;
+
+/**
+ * A file of the project the build is made from, read through the guard: a schema dropped into
+ * schemas/ as a FIFO or a link out of the project is refused in one line, never waited on.
+ */
+function projectText(rel: string): string {
+  const read = readInside(projectRoot, path.join(projectRoot, rel));
+  if ('why' in read) throw new UsageError(`${rel}: ${read.why}`);
+  return read.bytes.toString('utf8');
+}
 
 /** Everything the output depends on, in one hash: same key, same bytes. */
 function buildKey({ tool, baseUrl, options, world }: Context, files: SourceFile[]): string {

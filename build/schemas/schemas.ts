@@ -20,7 +20,7 @@
 // A list the response requires may be left out of a source record; it is then empty.
 import fs from 'node:fs';
 import path from 'node:path';
-import { SLUG, UsageError } from '../guard.mjs';
+import { readInside, SLUG, UsageError } from '../guard.mjs';
 import { schemasDir } from '../paths.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -76,7 +76,7 @@ export interface SchemaSet {
 export function loadSchemas(): SchemaSet {
   const written = new Map<string, Schema>();
   for (const file of fs.readdirSync(schemasDir).filter((f) => f.endsWith('.json')).sort()) {
-    const doc = JSON.parse(fs.readFileSync(path.join(schemasDir, file), 'utf8')) as Schema;
+    const doc = readSchema(file);
     written.set(doc.$id ?? file, doc);
   }
   // Checked on the documents as written: inlining only copies their nodes, so a mark it brings is one checked here.
@@ -84,6 +84,24 @@ export function loadSchemas(): SchemaSet {
   const kinds = kindInfos(written);
   for (const info of kinds.values()) for (const inverse of info.inverses) assertInverse(kinds, info, inverse);
   return { documents: new Map([...written].map(([id, doc]) => [id, published(doc, fieldsMarked(doc, 'only'))])), kinds };
+}
+
+/**
+ * A schema document of `schemas/`, read through the guard (a regular file inside the folder, under
+ * the size limit, so that a FIFO is never waited on) and parsed; anything else is one line naming
+ * the file, as a schema is the project's own setting.
+ */
+function readSchema(file: string): Schema {
+  const read = readInside(schemasDir, path.join(schemasDir, file));
+  if ('why' in read) throw new UsageError(`schemas/${file}: ${read.why}`);
+  let doc: unknown;
+  try {
+    doc = JSON.parse(read.bytes.toString('utf8'));
+  } catch (err) {
+    throw new UsageError(`schemas/${file}: is not JSON (${(err as Error).message})`);
+  }
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new UsageError(`schemas/${file}: is not a JSON object`);
+  return doc as Schema;
 }
 
 /** The project's schemas, read once per process: the build's, its threads' and its derivations'. */

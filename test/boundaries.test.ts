@@ -1,0 +1,175 @@
+// Inputs a careless or hostile user controls, tried through the real commands where a second look
+// found them unguarded: a tree's manifest in the folder beside the output, edited to name a path
+// outside the tree; PORT and --port written as numbers nobody means as a port; a BASE_URL or HOST
+// holding a line break; a schema of schemas/ that is no JSON, or a FIFO. Each ends in one line with
+// the README's exit code, or is passed over, and what the user had is as it was.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { projectRoot } from '../build/paths.ts';
+import { fixturesDir, fixtureWorld, tempDir } from './helpers.ts';
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment of a user who set nothing but `extra`: vitest's BASE_URL and a host's address left out. */
+function userEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  for (const name of ['NETLIFY', 'VERCEL', 'CF_PAGES', 'CI']) delete env[name];
+  if (!extra.BASE_URL) delete env.BASE_URL;
+  return env;
+}
+
+/**
+ * `node build/launch.mjs <args>` in `root` (the project, or a copy of it), run to its end; one that
+ * does not end within the test's time (a server that started, a read that waits) is killed with its
+ * process group and reported as `code: null`.
+ */
+function launch(args: string[], env: NodeJS.ProcessEnv = {}, root = projectRoot): Promise<Ran> {
+  const child = spawn(process.execPath, [path.join(root, 'build/launch.mjs'), ...args], {
+    cwd: root,
+    env: userEnv(env),
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {} // gone meanwhile
+  }, 40_000);
+  let [stdout, stderr] = ['', ''];
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  return new Promise((resolve) =>
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    }),
+  );
+}
+
+/** A build's line for a stage it finished ("  read      0.07s"), which it prints where stderr is no terminal. */
+const STAGE = /^ {2}[a-z]+ +[0-9.]+s$/;
+
+/** A refusal as the README has it: exit code 2, one line on stderr (besides the stages done) matching `said`, no stack. */
+function expectRefused(ran: Ran, said: RegExp): void {
+  expect(ran.stderr).not.toMatch(/\n\s+at /);
+  const lines = ran.stderr
+    .trimEnd()
+    .split('\n')
+    .filter((line) => !STAGE.test(line));
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(said);
+  expect(ran.code).toBe(2);
+}
+
+describe("a tree's manifest edited by hand", () => {
+  /**
+   * A world built twice into `dist` (plain JSON, then indented), so that the tree the next build
+   * writes is the first, brought up to date from its manifest's list of files; that list is then
+   * given `rel`, with the count and the key changed to match (not the live tree's neighbour, whose
+   * list the live manifest would give instead).
+   */
+  async function builtTwice(rel: string) {
+    const world = await fixtureWorld();
+    for (const extra of [[], ['--pretty']]) {
+      const built = await launch(['build', '--data', world.data, '--out', world.out, ...extra]);
+      expect(built.stderr).not.toMatch(/internal error/);
+      expect(built.code).toBe(0);
+    }
+    const live = fs.readlinkSync(world.out);
+    const other = path.join(world.root, '.dist-builds', live.endsWith('/a') ? 'a.manifest' : 'b.manifest');
+    const lines = fs.readFileSync(other, 'utf8').split('\n');
+    const header = JSON.parse(lines[0]!);
+    lines[0] = JSON.stringify({ ...header, key: 'edited', fileCount: header.fileCount + 1 });
+    lines.splice(
+      lines.findIndex((line) => line.startsWith('f\t')),
+      0,
+      `f\t${rel}\t0123456789abcdef0123456789abcdef01234567`,
+    );
+    fs.writeFileSync(other, lines.join('\n'));
+    return world;
+  }
+
+  it.each([
+    ['a path up and out of the tree', '../../victim.txt'],
+    ['a path that climbs out from inside the tree', 'api/../../../victim.txt'],
+  ])("%s names no file to remove: the user's file beside the output is as it was", async (_, rel) => {
+    const world = await builtTwice(rel);
+    const victim = path.join(world.root, 'victim.txt');
+    fs.writeFileSync(victim, 'the user’s own\n');
+    const ran = await launch(['build', '--data', world.data, '--out', world.out]);
+    expect(ran.stderr).not.toMatch(/internal error/);
+    expect(ran.code).toBe(0);
+    expect(fs.readFileSync(victim, 'utf8')).toBe('the user’s own\n');
+  });
+
+  it.each([
+    ['an empty path', ''],
+    ['a path holding a NUL', 'api/v2/\0x'],
+  ])('%s is passed over, not an internal error', async (_, rel) => {
+    const world = await builtTwice(rel);
+    const ran = await launch(['build', '--data', world.data, '--out', world.out]);
+    expect(ran.stderr).not.toMatch(/internal error/);
+    expect(ran.code).toBe(0);
+    expect(JSON.parse(fs.readFileSync(path.join(world.out, 'api/v2/type/1/index.json'), 'utf8')).id).toBe(1);
+  });
+});
+
+describe('a port nobody means as one', () => {
+  // Number() reads each of these as a port: 1000, 16, 1000 and 0 (any free port).
+  const ODD = ['1e3', '0x10', '1000.0', ' '];
+
+  it.each(ODD)('PORT=%j: npm start refuses it in one line, exit code 2, before it listens or builds', async (port) => {
+    expectRefused(await launch(['start'], { PORT: port }), /^PORT must be a port number, got ".*"$/);
+  });
+
+  it.each(ODD.filter((port) => port.trim()))('--port %j: the dev loop refuses it in one line, exit code 2', async (port) => {
+    expectRefused(await launch(['dev', '--port', port]), /^--port must be a port number, got ".*"$/);
+  });
+});
+
+describe('a setting holding a line break is told in one line', () => {
+  it('BASE_URL', async () => {
+    const world = await fixtureWorld();
+    const ran = await launch(['build', '--check', '--data', world.data], { BASE_URL: 'https://example.org\n' });
+    expectRefused(ran, /^BASE_URL may hold only characters a url holds, "\\n" \(U\+000A\) at character 20 is not one/);
+  });
+
+  it('HOST', async () => {
+    expectRefused(await launch(['start'], { PORT: '0', HOST: 'local\nhost' }), /^HOST "local\\nhost" cannot be listened on/);
+  });
+});
+
+describe('a schema of schemas/ that cannot be read as one', () => {
+  /** A copy of what the project builds from, beside its libraries, with a cache of its own. */
+  async function copyProject(): Promise<string> {
+    const root = await tempDir('crs-boundaries-');
+    for (const entry of ['build', 'schemas', 'explorer', 'hosts/cloudflare', 'hosts/serve.json', '.vscode'])
+      fs.cpSync(path.join(projectRoot, entry), path.join(root, entry), { recursive: true });
+    for (const file of ['package.json', 'package-lock.json', 'tsconfig.json', 'vite.config.ts'])
+      fs.copyFileSync(path.join(projectRoot, file), path.join(root, file));
+    fs.mkdirSync(path.join(root, 'node_modules'));
+    for (const name of fs.readdirSync(path.join(projectRoot, 'node_modules')))
+      if (name !== '.cache') fs.symlinkSync(path.join(projectRoot, 'node_modules', name), path.join(root, 'node_modules', name));
+    fs.cpSync(path.join(fixturesDir, 'starter'), path.join(root, 'data'), { recursive: true });
+    return root;
+  }
+
+  it('one that is no JSON, or a FIFO (never waited on), ends the build in one line naming it, exit code 2', async () => {
+    const root = await copyProject();
+    const extra = path.join(root, 'schemas', 'zz-extra.json');
+    fs.writeFileSync(extra, '{');
+    expectRefused(await launch(['build', '--check'], {}, root), /^schemas\/zz-extra\.json: is not JSON \(/);
+    fs.rmSync(extra);
+    expect(spawnSync('mkfifo', [extra]).status).toBe(0);
+    expectRefused(
+      await launch(['build', '--check'], {}, root),
+      /^schemas\/zz-extra\.json: is a FIFO \(a named pipe\), not a regular file$/,
+    );
+  }, 120_000);
+});
