@@ -14,6 +14,15 @@ import path from 'node:path';
  */
 export class UsageError extends Error {
   name = 'UsageError';
+
+  /**
+   * A line break or another control character in the message (a path or value as typed) is written
+   * as its escape, so that the message stays the one line the README promises.
+   * @param {string} message
+   */
+  constructor(message) {
+    super(message.replace(/\p{Cc}/gu, (char) => JSON.stringify(char).slice(1, -1)));
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 // Inputs a careless or hostile user controls, tried through the real commands where a second look
 // found them unguarded: a tree's manifest in the folder beside the output, edited to name a path
-// outside the tree; PORT and --port written as numbers nobody means as a port; a BASE_URL or HOST
-// holding a line break; a schema of schemas/ that is no JSON, or a FIFO. Each ends in one line with
+// outside the tree; PORT and --port written as numbers nobody means as a port; a BASE_URL, HOST,
+// folder or value holding a line break; a schema of schemas/ that is no JSON, or a FIFO. Each ends in one line with
 // the README's exit code, or is passed over, and what the user had is as it was.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -55,13 +55,16 @@ function launch(args: string[], env: NodeJS.ProcessEnv = {}, root = projectRoot)
 /** A build's line for a stage it finished ("  read      0.07s"), which it prints where stderr is no terminal. */
 const STAGE = /^ {2}[a-z]+ +[0-9.]+s$/;
 
-/** A refusal as the README has it: exit code 2, one line on stderr (besides the stages done) matching `said`, no stack. */
+/**
+ * A refusal as the README has it: exit code 2, one line on stderr matching `said` (besides the stages
+ * done, and the usage line a command adds to a mistake in how it was called), no stack.
+ */
 function expectRefused(ran: Ran, said: RegExp): void {
   expect(ran.stderr).not.toMatch(/\n\s+at /);
   const lines = ran.stderr
     .trimEnd()
     .split('\n')
-    .filter((line) => !STAGE.test(line));
+    .filter((line) => !STAGE.test(line) && !line.startsWith('Usage: '));
   expect(lines).toHaveLength(1);
   expect(lines[0]).toMatch(said);
   expect(ran.code).toBe(2);
@@ -138,6 +141,15 @@ describe('a setting holding a line break is told in one line', () => {
     const world = await fixtureWorld();
     const ran = await launch(['build', '--check', '--data', world.data], { BASE_URL: 'https://example.org\n' });
     expectRefused(ran, /^BASE_URL may hold only characters a url holds, "\\n" \(U\+000A\) at character 20 is not one/);
+  });
+
+  it.each([
+    ['build --data', ['build', '--check', '--data', '/no/such\nfolder'], /^the data folder \/no\/such\\nfolder does not exist/],
+    ['import --from', ['import', '--from', '/no/such\nfolder', '--out', '/no/such/out'], /^--from \/no\/such\\nfolder: no such folder$/],
+    ['diff --data', ['diff', '--base', 'HEAD', '--data', '/no/such\nfolder'], /^--data \/no\/such\\nfolder: no such folder$/],
+    ['build --report', ['build', '--check', '--report', 'te\nxt'], /^--report must be text, json or github, got "te\\nxt"$/],
+  ])('a path or value given to %s', async (_, args, said) => {
+    expectRefused(await launch(args), said);
   });
 
   it('HOST', async () => {

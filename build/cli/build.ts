@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type BuildResult, type Progress } from '../pipeline/build.ts';
-import { baseUrlFromEnv, defaults, UsageError } from '../config.ts';
+import { baseUrlFromEnv, defaults, shown, UsageError } from '../config.ts';
 import { OutputFailed } from '../output/failure.ts';
 import { Busy } from '../output/trees.ts';
 import { defaultDataDir } from '../paths.ts';
@@ -102,7 +102,7 @@ export async function main(argv: string[]): Promise<number> {
   );
   if (typeof args === 'number') return args;
   if (args.report !== 'text' && args.report !== 'json' && args.report !== 'github') {
-    console.error(`--report must be text, json or github, got "${args.report}"`);
+    console.error(`--report must be text, json or github, got ${shown(args.report)}`);
     return 2;
   }
   // Stopped, the build leaves the output as a killed one does: the next build finds its tree as it was.
