@@ -620,7 +620,6 @@ export interface Item {
     game_index: number;
     generation: NamedRef;
   }[];
-  held_by_creature: NamedRef[];
 }
 /**
  * A language that names are given in.

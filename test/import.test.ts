@@ -111,7 +111,9 @@ const FORCED: Array<{ why: string; apply: (pair: Pair) => void }> = [
   {
     why: 'a list the schema declares the inverse of a reference (x-inverse) is derived by the build, by id; PokeAPI lists some in its database’s order',
     apply: ({ kind, expected }) => {
-      for (const { field } of schemas.kinds.get(kind)?.inverses ?? []) if (Array.isArray(expected[field])) expected[field].sort(byUrl);
+      for (const { field } of schemas.kinds.get(kind)?.inverses ?? [])
+        if (Array.isArray(expected[field]) && expected[field].every((ref: Poke) => typeof ref?.url === 'string'))
+          expected[field].sort(byUrl);
     },
   },
   {
@@ -355,7 +357,7 @@ const GAPS: { kinds: string[]; fields: Record<string, string[]> } = {
     'creature-species': ['evolution_chain', 'form_descriptions', 'genera', 'pal_park_encounters', 'pokedex_numbers'],
     'encounter-condition-value': ['condition'],
     generation: ['main_region'],
-    item: ['attributes', 'baby_trigger_for', 'fling_effect', 'machines', 'prices', 'sprites'],
+    item: ['attributes', 'baby_trigger_for', 'fling_effect', 'held_by_creature', 'machines', 'prices', 'sprites'],
     location: ['region'],
     'location-area': ['creature_encounters[].version_details[].encounter_details.creature_details'],
     move: ['contest_combos', 'contest_effect', 'contest_type', 'machines', 'meta', 'past_values', 'super_contest_effect'],

@@ -1,6 +1,6 @@
 // An inverse list through a path (docs/KINDS.md, x-inverse): a list whose `field` is a dotted path
-// through another kind's lists, such as an item's held_by_creature from a creature's
-// held_items[].item. In a copy of the project with the starter world, built by the real command:
+// through another kind's lists, such as a move's learned_by_creature from a creature's
+// moves[].move. In a copy of the project with the starter world, built by the real command:
 // the list is derived from the records that point at one there, and a path that reaches no
 // reference to the kind holding the list is refused in one line, as a top-level field is.
 import { execFile } from 'node:child_process';
@@ -13,6 +13,7 @@ import { fixturesDir, tempDir } from './helpers.ts';
 
 const run = promisify(execFile);
 const BASE = 'http://localhost:3000';
+const MOVES = ['tide-pulse', 'ember-bite', 'iron-wall'];
 
 /** A copy of what the project builds from, beside its libraries, with the starter world as its data. */
 async function copyProject(): Promise<string> {
@@ -44,45 +45,44 @@ async function build(root: string, args: string[]): Promise<{ code: number; out:
 let root: string;
 beforeAll(async () => {
   root = await copyProject();
-  // Two creatures hold items; the potion is held by both, in versions of their own.
-  const hold = (file: string, items: string[]) =>
+  // Two creatures learn moves; both learn the first, by level, in a version group of the world.
+  const learn = (file: string, moves: string[]) =>
     fs.appendFileSync(
       path.join(root, 'data/creature', file),
-      `held_items:\n${items.map((item) => `  - item: ${item}\n    version_details:\n      - { rarity: 5, version: dawn }\n`).join('')}`,
+      `moves:\n${moves.map((move) => `  - move: ${move}\n    version_group_details:\n      - { level_learned_at: 5, move_learn_method: level-up, order: null, version_group: dawn-dusk }\n`).join('')}`,
     );
-  hold('tidefin.yaml', ['potion']);
-  hold('emberpup.yaml', ['potion', 'emberite']);
+  learn('tidefin.yaml', [MOVES[0]]);
+  learn('emberpup.yaml', [MOVES[0], MOVES[1]]);
 });
 
 describe('an x-inverse through a path', () => {
   it('lists, on each record, the records whose lists point at it there, by id', async () => {
     const { code } = await build(root, ['--out', path.join(root, 'dist'), '--plain']);
     expect(code).toBe(0);
-    const item = (name: string) => JSON.parse(fs.readFileSync(path.join(root, 'dist/api/v2/item', name, 'index.json'), 'utf8'));
-    const creatures = (name: string) => item(name).held_by_creature.map((ref: { name: string }) => ref.name);
-    const emberpupId = JSON.parse(fs.readFileSync(path.join(root, 'dist/api/v2/creature/emberpup/index.json'), 'utf8')).id;
-    const tidefinId = JSON.parse(fs.readFileSync(path.join(root, 'dist/api/v2/creature/tidefin/index.json'), 'utf8')).id;
-    expect(creatures('potion')).toEqual(emberpupId < tidefinId ? ['emberpup', 'tidefin'] : ['tidefin', 'emberpup']);
-    expect(creatures('emberite')).toEqual(['emberpup']);
-    expect(creatures('power-band')).toEqual([]);
-    expect(item('potion').held_by_creature[0].url).toMatch(new RegExp(`^${BASE}/api/v2/creature/\\d+/$`));
+    const read = (rel: string) => JSON.parse(fs.readFileSync(path.join(root, 'dist/api/v2', rel, 'index.json'), 'utf8'));
+    const learners = (move: string) => read(`move/${move}`).learned_by_creature.map((ref: { name: string }) => ref.name);
+    const [emberpup, tidefin] = [read('creature/emberpup').id, read('creature/tidefin').id];
+    expect(learners(MOVES[0]!)).toEqual(emberpup < tidefin ? ['emberpup', 'tidefin'] : ['tidefin', 'emberpup']);
+    expect(learners(MOVES[1]!)).toEqual(['emberpup']);
+    expect(learners(MOVES[2]!)).toEqual([]);
+    expect(read(`move/${MOVES[0]}`).learned_by_creature[0].url).toMatch(new RegExp(`^${BASE}/api/v2/creature/\\d+/$`));
   });
 
   it('refuses, in one line, a path that reaches no reference to the kind holding the list', async () => {
-    const schema = path.join(root, 'schemas/item.json');
-    const item = JSON.parse(fs.readFileSync(schema, 'utf8'));
+    const schema = path.join(root, 'schemas/move.json');
+    const move = JSON.parse(fs.readFileSync(schema, 'utf8'));
     for (const [field, why] of [
       [
-        'held_items.version_details.version',
-        'creature.held_items.version_details.version is not a reference to a item, nor a list of them',
+        'moves.version_group_details.version_group',
+        'creature.moves.version_group_details.version_group is not a reference to a move, nor a list of them',
       ],
-      ['held_items.nothing', 'creature.held_items.nothing is not a reference to a item, nor a list of them'],
+      ['moves.nothing', 'creature.moves.nothing is not a reference to a move, nor a list of them'],
     ]) {
-      item.properties.held_by_creature['x-inverse'].field = field;
-      fs.writeFileSync(schema, JSON.stringify(item));
+      move.properties.learned_by_creature['x-inverse'].field = field;
+      fs.writeFileSync(schema, JSON.stringify(move));
       const { code, out } = await build(root, ['--check']);
       expect(code).toBe(2);
-      expect(out.trim().split('\n').at(-1)).toBe(`schemas/item.json: the x-inverse of held_by_creature: ${why}`);
+      expect(out.trim().split('\n').at(-1)).toBe(`schemas/move.json: the x-inverse of learned_by_creature: ${why}`);
       expect(out).not.toMatch(/\n\s+at /); // no stack trace
     }
   });
