@@ -67,6 +67,7 @@ export interface ApiRecords {
   creature: Creature;
   'egg-group': EggGroup;
   'encounter-condition-value': EncounterConditionValue;
+  'encounter-condition': EncounterCondition;
   'encounter-method': EncounterMethod;
   gender: Gender;
   generation: Generation;
@@ -82,6 +83,7 @@ export interface ApiRecords {
   'move-target': MoveTarget;
   move: Move;
   nature: Nature;
+  region: Region;
   stat: Stat;
   type: Type;
   'version-group': VersionGroup;
@@ -491,7 +493,20 @@ export interface EggGroup {
 export interface EncounterConditionValue {
   id: number;
   name: string;
+  condition?: NamedRef;
   names: Names;
+}
+/**
+ * Something that changes which creatures are met: the time of day, the season, a radio show.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "EncounterCondition".
+ */
+export interface EncounterCondition {
+  id: number;
+  name: string;
+  names: Names;
+  values: NamedRef[];
 }
 /**
  * A way of meeting wild creatures.
@@ -532,6 +547,7 @@ export interface Gender {
 export interface Generation {
   id: number;
   name: string;
+  main_region?: NamedRef;
   names: Names;
   version_groups: NamedRef[];
   abilities: NamedRef[];
@@ -694,6 +710,7 @@ export interface EncounterDetails {
 export interface Location {
   id: number;
   name: string;
+  region?: NamedRef | null;
   names: Names;
   game_indices: {
     game_index: number;
@@ -810,6 +827,19 @@ export interface Nature {
   }[];
 }
 /**
+ * A land the games take place in, with its locations.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "Region".
+ */
+export interface Region {
+  id: number;
+  name: string;
+  names: Names;
+  locations: NamedRef[];
+  version_groups: NamedRef[];
+}
+/**
  * Determines aspects of battles. Each creature has a value per stat.
  *
  * This interface was referenced by `ApiRecords`'s JSON-Schema
@@ -913,6 +943,7 @@ export interface VersionGroup {
    */
   order?: number;
   move_learn_methods: NamedRef[];
+  regions: NamedRef[];
 }
 /**
  * One version of the games.

@@ -340,9 +340,11 @@ function table(list: Compared[]): string {
  * What the fixture shows is not carried yet: the kinds not published, and by kind the fields built
  * records lack (`[]` for any item of a list). The fixture test holds the comparison to exactly this,
  * so it fails when a new gap appears and when one listed is closed: close a gap, and take it out here.
+ * It speaks only of the kinds and fields the fixture holds: PokeAPI's kinds the fixture has no record
+ * of yet (berries, pokedexes, evolution chains, machines, contests, …) are listed by the opt-in table.
  */
 const GAPS: { kinds: string[]; fields: Record<string, string[]> } = {
-  kinds: ['encounter-condition', 'region'],
+  kinds: [],
   fields: {
     ability: ['creature'],
     characteristic: ['possible_values'],
@@ -355,16 +357,14 @@ const GAPS: { kinds: string[]; fields: Record<string, string[]> } = {
       'sprites.versions.generation-i.red-blue.front_transparent',
     ],
     'creature-species': ['evolution_chain', 'form_descriptions', 'genera', 'pal_park_encounters', 'pokedex_numbers'],
-    'encounter-condition-value': ['condition'],
-    generation: ['main_region'],
     item: ['attributes', 'baby_trigger_for', 'fling_effect', 'held_by_creature', 'machines', 'prices', 'sprites'],
-    location: ['region'],
     'location-area': ['creature_encounters[].version_details[].encounter_details.creature_details'],
     move: ['contest_combos', 'contest_effect', 'contest_type', 'machines', 'meta', 'past_values', 'super_contest_effect'],
     'move-damage-class': ['descriptions'],
     nature: ['hates_flavor', 'likes_flavor', 'move_battle_style_preferences'],
+    region: ['main_generation', 'pokedexes'],
     type: ['sprites.generation-v'],
-    'version-group': ['pokedexes', 'regions'],
+    'version-group': ['pokedexes'],
   },
 };
 
@@ -372,12 +372,12 @@ describe('import of a PokeAPI-shaped world', () => {
   it('builds, and every built record is PokeAPI’s but for what the specification forces and the gaps listed', async () => {
     const { api, report } = await importAndBuild(FIXTURE);
     const list = await compareAll(FIXTURE, api);
-    expect(list.filter((one) => one.built).length).toBe(98);
+    expect(list.filter((one) => one.built).length).toBe(101);
     expect(list.flatMap((one) => one.other.map((o) => `${one.kind}/${one.id}: ${o}`))).toEqual([]);
     expect(gapsOf(list)).toEqual(GAPS);
     // The fixture is consistent: PokeAPI's two statements of each derived fact agree.
     expect(report.disagreements).toEqual([]);
-    expect(report.skipped).toEqual({ 'encounter-condition': 2, region: 1 });
+    expect(report.skipped).toEqual({});
   }, 120_000);
 
   it('reports each fold and drop, never silently', async () => {
@@ -408,7 +408,7 @@ describe('import of a PokeAPI-shaped world', () => {
     const dir = await tempDir('crs-import-');
     for (const name of ['a', 'b']) expect((await command('import', ['--from', FIXTURE, '--out', path.join(dir, name)])).code).toBe(0);
     const [a, b] = [await snapshot(path.join(dir, 'a')), await snapshot(path.join(dir, 'b'))];
-    expect(a.size).toBe(98);
+    expect(a.size).toBe(101);
     expect(b).toEqual(a);
   });
 

@@ -13,7 +13,7 @@ import { fixturesDir, tempDir } from './helpers.ts';
 
 const run = promisify(execFile);
 const BASE = 'http://localhost:3000';
-const MOVES = ['tide-pulse', 'ember-bite', 'iron-wall'];
+const MOVES = ['tide-pulse', 'ember-bite', 'iron-wall'] as const;
 
 /** A copy of what the project builds from, beside its libraries, with the starter world as its data. */
 async function copyProject(): Promise<string> {
@@ -62,9 +62,9 @@ describe('an x-inverse through a path', () => {
     const read = (rel: string) => JSON.parse(fs.readFileSync(path.join(root, 'dist/api/v2', rel, 'index.json'), 'utf8'));
     const learners = (move: string) => read(`move/${move}`).learned_by_creature.map((ref: { name: string }) => ref.name);
     const [emberpup, tidefin] = [read('creature/emberpup').id, read('creature/tidefin').id];
-    expect(learners(MOVES[0]!)).toEqual(emberpup < tidefin ? ['emberpup', 'tidefin'] : ['tidefin', 'emberpup']);
-    expect(learners(MOVES[1]!)).toEqual(['emberpup']);
-    expect(learners(MOVES[2]!)).toEqual([]);
+    expect(learners(MOVES[0])).toEqual(emberpup < tidefin ? ['emberpup', 'tidefin'] : ['tidefin', 'emberpup']);
+    expect(learners(MOVES[1])).toEqual(['emberpup']);
+    expect(learners(MOVES[2])).toEqual([]);
     expect(read(`move/${MOVES[0]}`).learned_by_creature[0].url).toMatch(new RegExp(`^${BASE}/api/v2/creature/\\d+/$`));
   });
 
