@@ -1,14 +1,15 @@
 // Inputs a careless or hostile user controls, tried through the real commands where a second look
 // found them unguarded: a tree's manifest in the folder beside the output, edited to name a path
 // outside the tree; PORT and --port written as numbers nobody means as a port; a BASE_URL, HOST,
-// folder or value holding a line break; a schema of schemas/ that is no JSON, or a FIFO. Each ends in one line with
-// the README's exit code, or is passed over, and what the user had is as it was.
+// folder or value holding a line break; a schema of schemas/ that is no JSON, or a FIFO; a request
+// target in absolute form that no URL parser reads. Each ends in one line with the README's exit
+// code (or the JSON 404), or is passed over, and what the user had is as it was.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../build/paths.ts';
-import { fixturesDir, fixtureWorld, tempDir } from './helpers.ts';
+import { fixturesDir, fixtureWorld, rawRequest, servedStarterWorld, tempDir } from './helpers.ts';
 
 interface Ran {
   code: number | null;
@@ -184,4 +185,15 @@ describe('a schema of schemas/ that cannot be read as one', () => {
       /^schemas\/zz-extra\.json: is a FIFO \(a named pipe\), not a regular file$/,
     );
   }, 120_000);
+});
+
+describe('a request target no URL parser reads', () => {
+  const world = servedStarterWorld();
+
+  it.each(['http://[', 'http://[/api/v2/type/?offset=1&limit=1'])('%s is the JSON 404, not a server error', async (target) => {
+    const answer = await rawRequest(world.url, target);
+    expect(answer.status).toBe(404);
+    expect(JSON.parse(answer.body)).toEqual({ detail: 'Not found.' });
+    expect(answer.headers['x-content-type-options']).toBe('nosniff');
+  });
 });

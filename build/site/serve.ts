@@ -249,11 +249,12 @@ export function requestHandler(publicDir: string): http.RequestListener {
 
 /**
  * False for a path that tries to leave the folder or hide what it is: a `..` or `.` segment, a
- * backslash or NUL (also percent-encoded, once or twice), bad encoding, or an overlong path.
+ * backslash or NUL (also percent-encoded, once or twice), bad encoding, an overlong path, or a
+ * request target no URL parser reads (`http://[`, which a client may send in absolute form).
  * serve-handler checks containment too; this answers such paths with the plain JSON 404.
  */
 export function safePath(url: string): boolean {
-  if (url.length > 2048) return false;
+  if (url.length > 2048 || !URL.canParse(url, 'http://localhost')) return false;
   let pathname = url.split('?')[0]!;
   for (let i = 0; i < 3 && pathname.includes('%'); i++) {
     try {
