@@ -2,8 +2,9 @@
 // found them unguarded: a tree's manifest in the folder beside the output, edited to name a path
 // outside the tree; PORT and --port written as numbers nobody means as a port; a BASE_URL, HOST,
 // folder or value holding a line break; a schema of schemas/ that is no JSON, or a FIFO; a request
-// target in absolute form that no URL parser reads. Each ends in one line with the README's exit
-// code (or the JSON 404), or is passed over, and what the user had is as it was.
+// target in absolute form that no URL parser reads; a link in the place of .editor-schemas. Each
+// ends in one line with the README's exit code (or the JSON 404), or is passed over, and what the
+// user had is as it was.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -158,21 +159,21 @@ describe('a setting holding a line break is told in one line', () => {
   });
 });
 
-describe('a schema of schemas/ that cannot be read as one', () => {
-  /** A copy of what the project builds from, beside its libraries, with a cache of its own. */
-  async function copyProject(): Promise<string> {
-    const root = await tempDir('crs-boundaries-');
-    for (const entry of ['build', 'schemas', 'explorer', 'hosts/cloudflare', 'hosts/serve.json', '.vscode'])
-      fs.cpSync(path.join(projectRoot, entry), path.join(root, entry), { recursive: true });
-    for (const file of ['package.json', 'package-lock.json', 'tsconfig.json', 'vite.config.ts'])
-      fs.copyFileSync(path.join(projectRoot, file), path.join(root, file));
-    fs.mkdirSync(path.join(root, 'node_modules'));
-    for (const name of fs.readdirSync(path.join(projectRoot, 'node_modules')))
-      if (name !== '.cache') fs.symlinkSync(path.join(projectRoot, 'node_modules', name), path.join(root, 'node_modules', name));
-    fs.cpSync(path.join(fixturesDir, 'starter'), path.join(root, 'data'), { recursive: true });
-    return root;
-  }
+/** A copy of what the project builds from, beside its libraries, with a cache of its own. */
+async function copyProject(): Promise<string> {
+  const root = await tempDir('crs-boundaries-');
+  for (const entry of ['build', 'schemas', 'explorer', 'hosts/cloudflare', 'hosts/serve.json', '.vscode'])
+    fs.cpSync(path.join(projectRoot, entry), path.join(root, entry), { recursive: true });
+  for (const file of ['package.json', 'package-lock.json', 'tsconfig.json', 'vite.config.ts'])
+    fs.copyFileSync(path.join(projectRoot, file), path.join(root, file));
+  fs.mkdirSync(path.join(root, 'node_modules'));
+  for (const name of fs.readdirSync(path.join(projectRoot, 'node_modules')))
+    if (name !== '.cache') fs.symlinkSync(path.join(projectRoot, 'node_modules', name), path.join(root, 'node_modules', name));
+  fs.cpSync(path.join(fixturesDir, 'starter'), path.join(root, 'data'), { recursive: true });
+  return root;
+}
 
+describe('a schema of schemas/ that cannot be read as one', () => {
   it('one that is no JSON, or a FIFO (never waited on), ends the build in one line naming it, exit code 2', async () => {
     const root = await copyProject();
     const extra = path.join(root, 'schemas', 'zz-extra.json');
@@ -196,4 +197,17 @@ describe('a request target no URL parser reads', () => {
     expect(JSON.parse(answer.body)).toEqual({ detail: 'Not found.' });
     expect(answer.headers['x-content-type-options']).toBe('nosniff');
   });
+});
+
+describe('.editor-schemas, the folder the build keeps the schemas editors read in', () => {
+  it('a link in its place to a folder of the user is refused in one line, exit code 2, and the folder is as it was', async () => {
+    const root = await copyProject();
+    const user = await tempDir('crs-user-json-');
+    fs.writeFileSync(path.join(user, 'precious.json'), '{"mine": true}\n');
+    fs.symlinkSync(user, path.join(root, '.editor-schemas'));
+    const ran = await launch(['build'], {}, root);
+    expectRefused(ran, /\.editor-schemas: is a link, where the build keeps the schemas editors read/);
+    expect(fs.readdirSync(user)).toEqual(['precious.json']);
+    expect(fs.readFileSync(path.join(user, 'precious.json'), 'utf8')).toBe('{"mine": true}\n');
+  }, 120_000);
 });

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
+import { readInside, UsageError } from '../guard.mjs';
 import { defaultDataDir, editorSchemasDir } from '../paths.ts';
 import type { KindInfo, Schema, SchemaSet } from './schemas.ts';
 
@@ -115,6 +116,7 @@ const STAMP = '.made-from';
  * differ. The stamp is removed before the files change and written after.
  */
 export function keepNamesCopy(dir: string, build: string, names: () => string, files: () => ReadonlyMap<string, string>): void {
+  ownPlace(dir);
   const stamp = path.join(dir, STAMP);
   const [builtBy, madeFrom] = (readOrNothing(stamp) ?? '').split('\n');
   if (builtBy === build) return;
@@ -132,6 +134,7 @@ export function keepNamesCopy(dir: string, build: string, names: () => string, f
  * Returns the names of the files written.
  */
 export function keepFiles(dir: string, files: ReadonlyMap<string, string>): string[] {
+  ownPlace(dir);
   fs.mkdirSync(dir, { recursive: true });
   const written: string[] = [];
   for (const [name, text] of files) {
@@ -146,10 +149,23 @@ export function keepFiles(dir: string, files: ReadonlyMap<string, string>): stri
   return written;
 }
 
-function readOrNothing(file: string): string | undefined {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
+/**
+ * Refuses a folder the build keeps files in, and removes other JSON from, when a link or a file
+ * stands in its place: the schemas would be written, and a user's JSON removed, wherever it leads.
+ */
+function ownPlace(dir: string): void {
+  const stats = fs.lstatSync(dir, { throwIfNoEntry: false });
+  if (stats && !stats.isDirectory())
+    throw new UsageError(
+      `${dir}: is ${stats.isSymbolicLink() ? 'a link' : 'not a folder'}, where the build keeps the schemas editors read (removing any other JSON there); remove it`,
+    );
 }
+
+/** A file of a folder the build keeps, or undefined for one missing or not a regular file (a FIFO is never waited on). */
+function readOrNothing(file: string): string | undefined {
+  const read = readInside(path.dirname(file), file, KEPT_FILE_BYTES);
+  return 'bytes' in read ? read.bytes.toString('utf8') : undefined;
+}
+
+/** A schema for editors lists every name of its kind: larger than a source record may be. */
+const KEPT_FILE_BYTES = 2 ** 31 - 1;
