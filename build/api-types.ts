@@ -72,7 +72,9 @@ export interface ApiRecords {
   gender: Gender;
   generation: Generation;
   'growth-rate': GrowthRate;
+  'item-attribute': ItemAttribute;
   'item-category': ItemCategory;
+  'item-fling-effect': ItemFlingEffect;
   'item-pocket': ItemPocket;
   item: Item;
   language: Language;
@@ -583,6 +585,19 @@ export interface Description {
   language: NamedRef;
 }
 /**
+ * What can be done with an item: count it, hold it, use it in battle.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "ItemAttribute".
+ */
+export interface ItemAttribute {
+  id: number;
+  name: string;
+  names: Names;
+  descriptions: Descriptions;
+  items: NamedRef[];
+}
+/**
  * A kind of item, kept in one pocket of the bag.
  *
  * This interface was referenced by `ApiRecords`'s JSON-Schema
@@ -593,6 +608,21 @@ export interface ItemCategory {
   name: string;
   names: Names;
   pocket: NamedRef;
+  items: NamedRef[];
+}
+/**
+ * What an item does when a creature flings it at another.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "ItemFlingEffect".
+ */
+export interface ItemFlingEffect {
+  id: number;
+  name: string;
+  effect_entries: {
+    effect: string;
+    language: NamedRef;
+  }[];
   items: NamedRef[];
 }
 /**
@@ -625,7 +655,12 @@ export interface Item {
    * The power of Fling when it is flung, null where it cannot be.
    */
   fling_power?: number | null;
+  /**
+   * What it does when flung, null where nothing.
+   */
+  fling_effect?: NamedRef | null;
   category?: NamedRef;
+  attributes: NamedRef[];
   effect_entries: VerboseEffects;
   flavor_text_entries: {
     text: string;
