@@ -80,6 +80,7 @@ export interface ApiRecords {
   language: Language;
   'location-area': LocationArea;
   location: Location;
+  'move-battle-style': MoveBattleStyle;
   'move-damage-class': MoveDamageClass;
   'move-learn-method': MoveLearnMethod;
   'move-target': MoveTarget;
@@ -754,6 +755,17 @@ export interface Location {
   areas: NamedRef[];
 }
 /**
+ * A way of fighting a nature prefers in the Battle Palace: attack, defend, support.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "MoveBattleStyle".
+ */
+export interface MoveBattleStyle {
+  id: number;
+  name: string;
+  names: Names;
+}
+/**
  * How a move deals its damage.
  *
  * This interface was referenced by `ApiRecords`'s JSON-Schema
@@ -859,6 +871,17 @@ export interface Nature {
   athlon_stat_changes: {
     max_change: Int32;
     athlon_stat: NamedRef;
+  }[];
+  move_battle_style_preferences: {
+    /**
+     * How often, in percent, it fights so below half its HP.
+     */
+    low_hp_preference: number;
+    /**
+     * How often, in percent, it fights so above half its HP.
+     */
+    high_hp_preference: number;
+    move_battle_style: NamedRef;
   }[];
 }
 /**
