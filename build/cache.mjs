@@ -14,8 +14,9 @@
 // - Each area keeps a bounded number of entries; the least recently used go first (an entry's
 //   folder time is set each time it is found).
 // - A cache that cannot be read or written costs time, never a build: every failure is a miss.
-// - The root is `node_modules/.cache/creature-reference-service/` unless `CRS_CACHE_DIR` names
-//   another folder (CI restores it between runs; docs/ARCHITECTURE.md).
+// - The root is `node_modules/.cache/creature-reference-service/`. `CRS_CACHE_DIR` names another
+//   for the checked records alone (CI restores it between runs; docs/ARCHITECTURE.md): what is run
+//   or published as it is stays in the project's own root (`codeCacheRoot`).
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -37,20 +38,47 @@ const MARK_TEXT =
 const claimed = new Set();
 
 /**
- * The cache's root folder for a project, claimed as the cache's own the first time: refused (a
- * `UsageError`) when it is, holds or lies inside a folder in `keep` (the data and output folders;
- * by default the project's), when it is or holds the project, or when it holds what the cache did
- * not make. A root that cannot be made or marked is given all the same: every use of it is a miss.
+ * The cache's root folder for a project's records, claimed as the cache's own the first time:
+ * `CRS_CACHE_DIR` if set, else the project's own (`codeCacheRoot`). Refused (a `UsageError`) when it
+ * is, holds or lies inside a folder in `keep` (the data and output folders; by default the
+ * project's), when it is or holds the project, or when it holds what the cache did not make. A root
+ * that cannot be made or marked is given all the same: every use of it is a miss.
  * @param {string} projectRoot
  * @param {Record<string, string>} [keep] other folders the cache must stay out of, by what they are called
  * @returns {string}
  */
 export function cacheRoot(projectRoot, keep = {}) {
   const chosen = process.env.CRS_CACHE_DIR;
-  const root = chosen ? path.resolve(chosen) : path.join(projectRoot, 'node_modules', '.cache', 'creature-reference-service');
+  return claim(projectRoot, chosen ? path.resolve(chosen) : ownRoot(projectRoot), chosen, keep);
+}
+
+/**
+ * The root of what the cache keeps that is run or published as it is: the launcher's bundle, the
+ * validators' code, the explorer page and the worker. Always the project's own folder beside its
+ * packages, whatever `CRS_CACHE_DIR` names: an entry's hashes sit in the folder they vouch for, so
+ * code can be trusted no further than that folder, and a folder restored from elsewhere (CI's
+ * `CRS_CACHE_DIR`) holds only checked records, which the build checks again before it takes one.
+ * @param {string} projectRoot
+ * @returns {string}
+ */
+export function codeCacheRoot(projectRoot) {
+  return claim(projectRoot, ownRoot(projectRoot), undefined, {});
+}
+
+/** @param {string} projectRoot */
+const ownRoot = (projectRoot) => path.join(projectRoot, 'node_modules', '.cache', 'creature-reference-service');
+
+/**
+ * @param {string} projectRoot
+ * @param {string} root
+ * @param {string | undefined} chosen the setting's value, when a setting named the root
+ * @param {Record<string, string>} keep
+ * @returns {string}
+ */
+function claim(projectRoot, root, chosen, keep) {
   const folders = { ...projectFolders(projectRoot), ...keep };
-  const claim = JSON.stringify([root, folders]);
-  if (claimed.has(claim)) return root;
+  const key = JSON.stringify([root, folders]);
+  if (claimed.has(key)) return root;
   const setting = chosen ? 'CRS_CACHE_DIR' : "the build's cache";
   const named = chosen ?? root;
   const [real, project] = [realish(root), realish(projectRoot)];
@@ -62,7 +90,7 @@ export function cacheRoot(projectRoot, keep = {}) {
   } catch (err) {
     if (chosen && err instanceof UsageError) throw err; // the default root refused again was refilled meanwhile: a miss
   }
-  claimed.add(claim);
+  claimed.add(key);
   return root;
 }
 

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Cache, cacheRoot } from './cache.mjs';
+import { Cache, cacheRoot, codeCacheRoot } from './cache.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Each bundle entry, by its name in the bundle; all sit in one folder, beside the shared chunks. */
@@ -69,7 +69,7 @@ function bundle(esbuild, dir) {
     define: { __PROJECT_ROOT__: JSON.stringify(root) },
     logLevel: 'error',
   });
-  // The bundle imports the project's packages; the cache may be outside the project (CRS_CACHE_DIR).
+  // The bundle imports the project's packages, from the cache's folder under node_modules.
   fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
 }
 
@@ -82,7 +82,8 @@ function namedFolders(args) {
 
 /** The bundle of these sources: the cache's, or one made now and kept there. */
 async function bundled(args) {
-  const bundles = new Cache(path.join(cacheRoot(root, namedFolders(args)), 'build'));
+  cacheRoot(root, namedFolders(args)); // refuses a CRS_CACHE_DIR the build will not use, before anything runs
+  const bundles = new Cache(path.join(codeCacheRoot(root), 'build'));
   const key = sourcesHash();
   const found = bundles.find(key);
   if (found) return found;

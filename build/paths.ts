@@ -2,7 +2,7 @@
 // project's own folders. Nothing else builds `/api/v2/...` strings or output paths.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cacheRoot } from './cache.mjs';
+import { cacheRoot, codeCacheRoot } from './cache.mjs';
 
 // Compiled, the build runs from a bundle elsewhere (launch.mjs), which is told the project's folder.
 declare const __PROJECT_ROOT__: string | undefined;
@@ -21,10 +21,12 @@ export const sourceSchemasDir = path.join(schemasDir, 'source');
 /** The same schemas offering the names of the records that exist: kept by builds of `data/`, git-ignored. */
 export const editorSchemasDir = path.join(projectRoot, '.editor-schemas');
 /**
- * The folder of one area of the build's cache (cache.mjs), by its name. The first call claims the
- * cache's root, and refuses (a UsageError) one that holds what the cache did not make.
+ * The folder of one area of the build's cache (cache.mjs), by its name: the checked records under
+ * CRS_CACHE_DIR when it is set, code and pages always in the project's own root. The first call
+ * claims the root, and refuses (a UsageError) one that holds what the cache did not make.
  */
-export const cacheArea = (area: string) => path.join(cacheRoot(projectRoot), area);
+export const cacheArea = (area: 'records' | 'validators' | 'explorer' | 'host-code') =>
+  path.join(area === 'records' ? cacheRoot(projectRoot) : codeCacheRoot(projectRoot), area);
 
 const API = 'api/v2';
 

@@ -1,8 +1,9 @@
 // The build's cache checks what it reads before it trusts it, and deletes only what it made, through
-// the real command (`node build/launch.mjs build`): a record line, the validators' code, the
-// launcher's bundle or a page edited in the cache is a miss, never published or run, and the output
-// is a clean build's; a CRS_CACHE_DIR that holds anything else (a user's folder, the project, the
-// data folder) is refused in one line, exit code 2, and left byte for byte as it was.
+// the real command (`node build/launch.mjs build`): a record line edited in the cache is a miss,
+// never published; code and pages are taken only from the project's own cache, never from
+// CRS_CACHE_DIR, and one edited there is a miss, never run or copied; the output is a clean build's.
+// A CRS_CACHE_DIR that holds anything else (a user's folder, the project, the data folder) is
+// refused in one line, exit code 2, and left byte for byte as it was.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -149,40 +150,83 @@ describe('a checked record edited in the cache', () => {
   });
 });
 
-describe('code edited in the cache', () => {
-  it('is never run: the validators', async () => {
-    const cache = copyOf(cleanCache, path.join(world.root, 'validators-cache'));
+describe('code in the cache', () => {
+  // Code and pages are kept only in the project's own root, beside its packages: a project copied
+  // with a cache of its own, built once, holds them there.
+  let project: string;
+  let own: string;
+  beforeAll(async () => {
+    project = await copyProject(['schemas', 'explorer', 'vite.config.ts', 'tsconfig.json', 'hosts/serve.json', 'hosts/cloudflare']);
+    own = path.join(project, 'node_modules/.cache/creature-reference-service');
+    counts(await build(undefined, world.data, path.join(world.root, 'own-first'), project));
+  });
+
+  it('is never taken from CRS_CACHE_DIR, even an entry whose hashes were written again', async () => {
+    const cache = copyOf(cleanCache, path.join(world.root, 'planted-cache'));
+    const ran = path.join(world.root, 'planted-ran');
+    for (const area of ['build', 'validators']) fs.cpSync(path.join(own, area), path.join(cache, area), { recursive: true });
+    const bundle = onlyEntry(cache, 'build');
+    fs.writeFileSync(
+      path.join(bundle, 'build.js'),
+      `import fs from 'node:fs'; fs.writeFileSync(${JSON.stringify(ran)}, 'ran'); export const main = async () => 0;`,
+    );
+    rehash(bundle, 'build.js');
+    const validators = onlyEntry(cache, 'validators');
+    fs.writeFileSync(
+      path.join(validators, 'validators.cjs'),
+      `require('node:fs').writeFileSync(${JSON.stringify(ran)}, 'ran'); module.exports = {};`,
+    );
+    rehash(validators, 'validators.cjs');
+    const out = path.join(world.root, 'planted');
+    counts(await build(cache, world.data, out, project));
+    expect(fs.existsSync(ran)).toBe(false);
+    expect(await snapshot(out)).toEqual(clean);
+  });
+
+  it("is never run when edited in the project's own cache: the validators", async () => {
     const ran = path.join(world.root, 'validators-ran');
     fs.writeFileSync(
-      path.join(onlyEntry(cache, 'validators'), 'validators.cjs'),
+      path.join(onlyEntry(own, 'validators'), 'validators.cjs'),
       `require('node:fs').writeFileSync(${JSON.stringify(ran)}, 'ran'); module.exports = {};`,
     );
     const out = path.join(world.root, 'validators');
-    counts(await build(cache, world.data, out));
+    counts(await build(path.join(world.root, 'validators-records'), world.data, out, project));
     expect(fs.existsSync(ran)).toBe(false);
     expect(await snapshot(out)).toEqual(clean);
   });
 
-  it("is never run: the launcher's bundle", async () => {
-    const cache = copyOf(cleanCache, path.join(world.root, 'bundle-cache'));
+  it("is never run when edited in the project's own cache: the launcher's bundle", async () => {
     const ran = path.join(world.root, 'bundle-ran');
     fs.writeFileSync(
-      path.join(onlyEntry(cache, 'build'), 'build.js'),
+      path.join(onlyEntry(own, 'build'), 'build.js'),
       `import fs from 'node:fs'; fs.writeFileSync(${JSON.stringify(ran)}, 'ran'); export const main = async () => 0;`,
     );
     const out = path.join(world.root, 'bundle');
-    counts(await build(cache, world.data, out));
+    counts(await build(path.join(world.root, 'bundle-records'), world.data, out, project));
     expect(fs.existsSync(ran)).toBe(false);
     expect(await snapshot(out)).toEqual(clean);
   });
 
-  it('is never copied into the output: the explorer page and the worker', async () => {
-    const cache = copyOf(cleanCache, path.join(world.root, 'page-cache'));
-    fs.writeFileSync(path.join(onlyEntry(cache, 'explorer'), 'files', 'index.html'), '<script>planted()</script>');
-    fs.writeFileSync(path.join(onlyEntry(cache, 'host-code'), 'files', '_worker.js'), 'planted();');
+  it("is never copied into the output when edited in the project's own cache: the explorer page and the worker", async () => {
+    fs.writeFileSync(path.join(onlyEntry(own, 'explorer'), 'files', 'index.html'), '<script>planted()</script>');
+    fs.writeFileSync(path.join(onlyEntry(own, 'host-code'), 'files', '_worker.js'), 'planted();');
     const out = path.join(world.root, 'page');
-    counts(await build(cache, world.data, out));
+    counts(await build(path.join(world.root, 'page-records'), world.data, out, project));
     expect(await snapshot(out)).toEqual(clean);
+  });
+
+  it('prunes only what it made: folders it did not make among its entries are left alone', async () => {
+    const entry = path.basename(onlyEntry(own, 'validators'));
+    // Foreign folders among the validators' entries, older than any: the first a pruning would take.
+    userFolder(path.join(own, 'validators'), '.');
+    const foreign = await snapshot(path.join(own, 'validators'));
+    for (const name of [...foreign.keys()]) if (name.startsWith(`${entry}/`)) foreign.delete(name);
+    fs.writeFileSync(path.join(own, 'validators', entry, 'validators.cjs'), 'module.exports = (');
+    counts(await build(path.join(world.root, 'pruned-records'), world.data, path.join(world.root, 'pruned'), project));
+    // The damaged entry was made again, beside every foreign folder.
+    const after = await snapshot(path.join(own, 'validators'));
+    for (const [name, text] of foreign) expect(after.get(name), name).toBe(text);
+    expect(after.get(`${entry}/validators.cjs`)).toContain('exports');
   });
 });
 
@@ -214,21 +258,6 @@ describe('CRS_CACHE_DIR', () => {
     expect(refusal(await build(path.dirname(root), world.data, out, root))).toContain('holds the project');
     expect(await snapshot(path.join(root, 'build'))).toEqual(before);
     expect(fs.readdirSync(root).sort()).toEqual(['build', 'node_modules', 'package-lock.json', 'package.json']);
-  });
-
-  it('naming a cache that holds folders it did not make: pruning leaves them, and only them, alone', async () => {
-    const cache = copyOf(cleanCache, path.join(world.root, 'pruned-cache'));
-    const entry = path.basename(onlyEntry(cache, 'validators'));
-    // Foreign folders among the validators' entries, older than any: the first a pruning would take.
-    userFolder(path.join(cache, 'validators'), '.');
-    const foreign = await snapshot(path.join(cache, 'validators'));
-    for (const name of [...foreign.keys()]) if (name.startsWith(`${entry}/`)) foreign.delete(name);
-    fs.writeFileSync(path.join(cache, 'validators', entry, 'validators.cjs'), 'module.exports = (');
-    counts(await build(cache, world.data, path.join(world.root, 'pruned')));
-    // The damaged entry was made again, beside every foreign folder.
-    const after = await snapshot(path.join(cache, 'validators'));
-    for (const [name, text] of foreign) expect(after.get(name), name).toBe(text);
-    expect(after.get(`${entry}/validators.cjs`)).toContain('exports');
   });
 
   it('left unset, adopts the default folder an older build left unmarked: what it held is cleared, and never run', async () => {

@@ -27,7 +27,11 @@ const LIST = 'files.json';
  * The bundle's files by path: the entry `key` of the cache's `area`, each file checked against the
  * hash it was kept with, or made now by `make` and kept.
  */
-export async function keptBundle(area: string, key: string, make: () => Promise<Map<string, Buffer>>): Promise<Map<string, Buffer>> {
+export async function keptBundle(
+  area: 'explorer' | 'host-code',
+  key: string,
+  make: () => Promise<Map<string, Buffer>>,
+): Promise<Map<string, Buffer>> {
   const cache = new Cache(cacheArea(area));
   const found = foundBundle(cache, key);
   if (found) return found;
