@@ -174,6 +174,10 @@ export interface Characteristic {
   id: number;
   highest_stat: NamedRef;
   gene_modulo: number;
+  /**
+   * The highest stat's individual values that show this characteristic: derived from gene_modulo.
+   */
+  possible_values: number[];
   descriptions: {
     description: string;
     language: NamedRef;

@@ -124,12 +124,6 @@ const FORCED: Array<{ why: string; apply: (pair: Pair) => void }> = [
       if (name) pair.expected.name = name;
     },
   },
-  {
-    why: 'every record is named (its file): a characteristic, which PokeAPI does not name, is named by the import',
-    apply: ({ kind, expected, built }) => {
-      if (kind === 'characteristic' && !('name' in expected)) delete built.name;
-    },
-  },
 ];
 
 function refTo(world: World, kind: string) {
@@ -347,7 +341,6 @@ const GAPS: { kinds: string[]; fields: Record<string, string[]> } = {
   kinds: [],
   fields: {
     ability: ['creature'],
-    characteristic: ['possible_values'],
     creature: [
       'location_area_encounters',
       'sprites.versions.generation-i',

@@ -415,6 +415,14 @@ const written: Record<string, Derivation> = {
       }
     },
   },
+  'characteristic.possible_values': {
+    reads: { characteristic: ['gene_modulo'] },
+    run: ({ filled }) => {
+      // The highest stat's individual values (0 to 31) that show the characteristic: those whose remainder by 5 is its gene modulo.
+      for (const c of filled('characteristic'))
+        c.data.possible_values = Array.from({ length: 7 }, (_, k) => (c.data.gene_modulo as number) + 5 * k).filter((v) => v <= 31);
+    },
+  },
   'creature.is_default': {
     reads: { creature: ['species', 'is_default'] },
     run: ({ store, filled }) => {
