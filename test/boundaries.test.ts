@@ -9,7 +9,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MAX_FILE_BYTES } from '../build/guard.mjs';
 import { projectRoot } from '../build/paths.ts';
+import { readText } from '../build/pipeline/parse.ts';
 import { fixturesDir, fixtureWorld, rawRequest, servedStarterWorld, tempDir } from './helpers.ts';
 
 interface Ran {
@@ -210,4 +212,20 @@ describe('.editor-schemas, the folder the build keeps the schemas editors read i
     expect(fs.readdirSync(user)).toEqual(['precious.json']);
     expect(fs.readFileSync(path.join(user, 'precious.json'), 'utf8')).toBe('{"mine": true}\n');
   }, 120_000);
+});
+
+describe('a source file replaced after it was listed', () => {
+  // discover lists regular files only; a FIFO or a larger file put in one's place before it is read
+  // is held to the same rule on the descriptor it would be read from, never waited on.
+  it('by a FIFO is refused at once, and one grown past the limit is refused unread', async () => {
+    const dir = await tempDir();
+    const fifo = path.join(dir, 'fire.yaml');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const started = Date.now();
+    expect(() => readText(fifo)).toThrow(/no longer a regular file/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const large = path.join(dir, 'water.yaml');
+    fs.writeFileSync(large, Buffer.alloc(MAX_FILE_BYTES + 1, 0x61));
+    expect(() => readText(large)).toThrow(/over the limit/);
+  });
 });

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { locate, positionAt, yaml, type Position } from '../report/locate.ts';
 import { fileStart, type Problems } from '../report/problems.ts';
+import { MAX_FILE_BYTES } from '../guard.mjs';
 import { hashText } from '../hash.ts';
 import type { SourceFile } from '../store.ts';
 
@@ -32,9 +33,26 @@ export const withoutMark = (text: string) => (text.charCodeAt(0) === 0xfeff ? te
  * stand rather than decoded to U+FFFD: the record would be published changed.
  */
 export function readText(abs: string): string {
-  const bytes = fs.readFileSync(abs);
+  const bytes = readListed(abs);
   if (!isUtf8(bytes)) throw new NotUtf8(bytes);
   return withoutMark(bytes.toString('utf8'));
+}
+
+/**
+ * The bytes of a file discover listed as a regular file under the size limit, held to that again on
+ * the descriptor they are read from: one replaced since by a FIFO, a device or a larger file is
+ * refused, never waited on or read whole (O_NONBLOCK: opening a FIFO does not wait for a writer).
+ */
+function readListed(abs: string): Buffer {
+  const fd = fs.openSync(abs, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  try {
+    const stats = fs.fstatSync(fd);
+    if (!stats.isFile()) throw new Error('it is no longer a regular file');
+    if (stats.size > MAX_FILE_BYTES) throw new Error(`it is ${stats.size} bytes, over the limit of ${MAX_FILE_BYTES}`);
+    return fs.readFileSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** A source that is not UTF-8: where its first bad byte stands, and what to do. */

@@ -24,7 +24,7 @@ const git = (repo: string, args: string[]) =>
 /** The commit `rev` names in the repository at `repo`, abbreviated. */
 export function commitOf(rev: string, repo: string): string {
   try {
-    return git(repo, ['rev-parse', '--verify', '--short', `${rev}^{commit}`]);
+    return git(repo, ['rev-parse', '--verify', '--short', '--end-of-options', `${rev}^{commit}`]);
   } catch {
     throw new NoSuchRevision(`${rev}: no such revision in ${repo}`);
   }
