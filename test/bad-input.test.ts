@@ -3,20 +3,40 @@
 // alike. A failed build leaves dist alone.
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { formatProblems, type Problem } from '../build/report/problems.ts';
-import { buildProblems, buildWorld, fixtureWorld, fixturesDir, overlayBad, snapshot } from './helpers.ts';
+import { buildProblems, buildWorld, fixtureWorld, fixturesDir, overlayBad, snapshot, tempDir } from './helpers.ts';
 
 const badDir = path.join(fixturesDir, 'bad');
 const cases = fs.readdirSync(badDir).sort();
 
+/**
+ * The starter world and its good build, made once; each case rebuilds a copy of both, data folder,
+ * output and the trees beside it, as the build that made them left them.
+ */
+const built = { root: '', before: new Map<string, string>() };
+beforeAll(async () => {
+  const world = await fixtureWorld();
+  await buildWorld({ dataDir: world.data, outDir: world.out });
+  Object.assign(built, { root: world.root, before: await snapshot(world.out) });
+});
+
+async function builtWorld() {
+  const root = await tempDir();
+  fs.cpSync(built.root, root, { recursive: true, preserveTimestamps: true, verbatimSymlinks: true });
+  return { root, data: path.join(root, 'data'), out: path.join(root, 'dist') };
+}
+
 describe('bad input', () => {
+  it('a copy of the built world is rebuilt as the world it was copied from: nothing read again, nothing written', async () => {
+    const world = await builtWorld();
+    const again = await buildWorld({ dataDir: world.data, outDir: world.out });
+    expect([again.parsed, again.written, again.removed]).toEqual([0, 0, 0]);
+  });
+
   it.each(cases)('%s is reported with its place and leaves dist untouched', async (name) => {
     const expected = JSON.parse(fs.readFileSync(path.join(badDir, name, 'expect.json'), 'utf8'));
-    const world = await fixtureWorld();
-    await buildWorld({ dataDir: world.data, outDir: world.out });
-    const before = await snapshot(world.out);
-
+    const world = await builtWorld();
     overlayBad(world, name);
     const problems = await buildProblems({ dataDir: world.data, outDir: world.out });
 
@@ -30,7 +50,7 @@ describe('bad input', () => {
       expect(formatProblems(problems)).toContain(`${place.file}:${match!.line}:${match!.column}`);
     };
     reported(problems);
-    expect(await snapshot(world.out)).toEqual(before);
+    expect(await snapshot(world.out)).toEqual(built.before);
 
     // A first build, with nothing remembered, reports it too, and leaves nothing.
     const first = await buildProblems({ dataDir: world.data, outDir: path.join(world.root, 'first') });
