@@ -1,0 +1,24 @@
+// The slow suite, `npm run test:slow`: promises tried many times over, or under load, at a cost a
+// run before each commit cannot pay. Builds killed at many points, seeded fuzzing of the build and
+// of the import, the servers under sustained traffic, commands stopped by signals, and the scale
+// tools (the world generator and the bench). The hosts have a suite of their own (vitest.hosts.config.ts).
+import { defineConfig } from 'vitest/config';
+
+/** The slow suite's files; `npm test` runs every other test file but the hosts'. */
+export const slowTests = [
+  'test/kill.test.ts',
+  'test/fuzz.test.ts',
+  'test/import-fuzz.test.ts',
+  'test/load.test.ts',
+  'test/serve-descriptors.test.ts',
+  'test/signals.test.ts',
+  'test/scale-tools.test.ts',
+];
+
+export default defineConfig({
+  test: {
+    include: slowTests,
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+  },
+});
