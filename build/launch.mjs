@@ -80,9 +80,11 @@ function namedFolders(args) {
   return Object.fromEntries(named.map(([what, dir]) => [`the ${what} folder ${dir}`, path.resolve(dir)]));
 }
 
-/** The bundle of these sources: the cache's, or one made now and kept there. */
-async function bundled(args) {
-  cacheRoot(root, namedFolders(args)); // refuses a CRS_CACHE_DIR the build will not use, before anything runs
+/**
+ * The bundle of these sources: the cache's, or one made now and kept there. Threads of a build run
+ * from its TypeScript sources start from it too (thread.mjs).
+ */
+export async function bundleOfSources() {
   const bundles = new Cache(path.join(codeCacheRoot(root), 'build'));
   const key = sourcesHash();
   const found = bundles.find(key);
@@ -99,24 +101,31 @@ async function bundled(args) {
 
 /** Runs `command`'s bundle; gives the exit code its `main` returned, if any. */
 async function run(command, args) {
-  const dir = await bundled(args);
+  cacheRoot(root, namedFolders(args)); // refuses a CRS_CACHE_DIR the build will not use, before anything runs
+  const dir = await bundleOfSources();
   const entry = await import(pathToFileURL(path.join(dir, `${command}.js`)).href);
   if (typeof entry.main === 'function') return entry.main(args);
   return undefined;
 }
 
-const [command, ...args] = process.argv.slice(2);
-if (!COMMANDS.includes(command)) {
-  console.error(`usage: node build/launch.mjs ${COMMANDS.join('|')} [arguments]`);
-  process.exit(2);
+/** Runs the command named on the command line, and says how it ended in its exit code. */
+async function launch() {
+  const [command, ...args] = process.argv.slice(2);
+  if (!COMMANDS.includes(command)) {
+    console.error(`usage: node build/launch.mjs ${COMMANDS.join('|')} [arguments]`);
+    process.exit(2);
+  }
+  try {
+    const code = await run(command, args);
+    if (typeof code === 'number') process.exitCode = code;
+  } catch (err) {
+    // A refused setting or path, thrown by the launcher's guard or by the bundle's copy of it, is
+    // told in its one line; anything else is a fault of the build, with its stack. Both are exit
+    // code 2: 1 says the data has problems.
+    console.error(err?.name === 'UsageError' ? err.message : `internal error: ${err?.stack ?? err}`);
+    process.exitCode = 2;
+  }
 }
-try {
-  const code = await run(command, args);
-  if (typeof code === 'number') process.exitCode = code;
-} catch (err) {
-  // A refused setting or path, thrown by the launcher's guard or by the bundle's copy of it, is
-  // told in its one line; anything else is a fault of the build, with its stack. Both are exit
-  // code 2: 1 says the data has problems.
-  console.error(err?.name === 'UsageError' ? err.message : `internal error: ${err?.stack ?? err}`);
-  process.exitCode = 2;
-}
+
+// Started as node's script, it runs a command; imported (by thread.mjs), it only lends its bundle.
+if (process.argv[1] && fs.realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) await launch();

@@ -1,7 +1,8 @@
 // Where the build starts its threads: a checking pool for large worlds (pipeline/check-pool.ts) and
-// the writer (output/writer.ts). Each thread runs thread-entry, which gives it its role. Run from
-// its TypeScript sources (tests), a thread loads them through tsx as the main thread did; run
-// compiled (launch.mjs bundles the build), it loads the compiled entry beside the build's code.
+// the writer (output/writer.ts). Each thread runs thread-entry, which gives it its role. Run
+// compiled (launch.mjs bundles the build), a thread loads the compiled entry beside the build's
+// code; run from its TypeScript sources (tests), it loads the entry of the bundle of those sources
+// (thread.mjs).
 import { Worker, type Transferable } from 'node:worker_threads';
 
 export type Role = 'check' | 'write';
