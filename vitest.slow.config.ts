@@ -18,6 +18,7 @@ export const slowTests = [
 export default defineConfig({
   test: {
     include: slowTests,
+    maxWorkers: '100%', // as in vitest.config.ts
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },
