@@ -1,6 +1,7 @@
 // Each folder in fixtures/bad overlays the starter world with a mistake and names the problem the
 // build must report: file, line, column, JSON pointer, message — in a rebuild and in a first build
 // alike. A failed build leaves dist alone.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -11,8 +12,10 @@ const badDir = path.join(fixturesDir, 'bad');
 const cases = fs.readdirSync(badDir).sort();
 
 /**
- * The starter world and its good build, made once; each case rebuilds a copy of both, data folder,
- * output and the trees beside it, as the build that made them left them.
+ * The starter world and its good build, made once; each case rebuilds a copy of both. The data
+ * folder is copied with its files' times, to the nanosecond the build's memory of its sources
+ * holds; the trees the build keeps beside the output are linked, file by file, as a build links a
+ * file that did not change from one tree into the other (a failed rebuild writes none of them).
  */
 const built = { root: '', before: new Map<string, string>() };
 beforeAll(async () => {
@@ -23,7 +26,8 @@ beforeAll(async () => {
 
 async function builtWorld() {
   const root = await tempDir();
-  fs.cpSync(built.root, root, { recursive: true, preserveTimestamps: true, verbatimSymlinks: true });
+  execFileSync('cp', ['-a', path.join(built.root, 'data'), path.join(built.root, 'dist'), root]);
+  execFileSync('cp', ['-a', '--link', path.join(built.root, '.dist-builds'), root]);
   return { root, data: path.join(root, 'data'), out: path.join(root, 'dist') };
 }
 
