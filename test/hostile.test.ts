@@ -13,11 +13,11 @@ import { buildProblems, buildWorld, fixtureWorld, fixturesDir, snapshot } from '
 const run = promisify(execFile);
 const goodDir = path.join(fixturesDir, 'good');
 
-/** Runs the real CLI; resolves with its exit code and output whatever the code. */
+/** Runs the real command, as `npm run build` runs it; resolves with its exit code and output whatever the code. */
 async function cli(args: string[]) {
   try {
     const env = { ...process.env, BASE_URL: 'http://localhost:3000' }; // the test runner sets its own
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'build/cli/build.ts'), ...args], {
+    const { stdout, stderr } = await run(process.execPath, [path.join(projectRoot, 'build/launch.mjs'), 'build', ...args], {
       cwd: projectRoot,
       env,
     });
@@ -105,14 +105,10 @@ describe('the command line', () => {
     expect(check.stdout).toMatch(/checked \d+ records .*no problems/);
     expect(fs.existsSync(w.out)).toBe(false);
     expect((await cli(['--no-such-option'])).code).toBe(2);
-    const base = await run(
-      process.execPath,
-      ['--import', 'tsx', path.join(projectRoot, 'build/cli/build.ts'), '--data', w.data, '--out', w.out],
-      {
-        cwd: projectRoot,
-        env: { ...process.env, BASE_URL: 'not a url' },
-      },
-    ).catch((e) => e);
+    const base = await run(process.execPath, [path.join(projectRoot, 'build/launch.mjs'), 'build', '--data', w.data, '--out', w.out], {
+      cwd: projectRoot,
+      env: { ...process.env, BASE_URL: 'not a url' },
+    }).catch((e) => e);
     expect(base.code).toBe(2);
     expect(base.stderr).toContain('BASE_URL may hold only characters a url holds, a space at character 4 is not one');
   });
