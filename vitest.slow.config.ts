@@ -1,12 +1,14 @@
 // The slow suite, `npm run test:slow`: promises tried many times over, or under load, at a cost a
-// run before each commit cannot pay. Builds killed at many points, seeded fuzzing of the build and
-// of the import, the servers under sustained traffic, commands stopped by signals, and the scale
-// tools (the world generator and the bench). The hosts have a suite of their own (vitest.hosts.config.ts).
+// run before each commit cannot pay. Builds killed at many points, the build lock raced by real
+// processes, seeded fuzzing of the build and of the import, the servers under sustained traffic,
+// commands stopped by signals, and the scale tools (the world generator and the bench). The hosts
+// have a suite of their own (vitest.hosts.config.ts).
 import { defineConfig } from 'vitest/config';
 
 /** The slow suite's files; `npm test` runs every other test file but the hosts'. */
 export const slowTests = [
   'test/kill.test.ts',
+  'test/lock-race.test.ts',
   'test/fuzz.test.ts',
   'test/import-fuzz.test.ts',
   'test/load.test.ts',
