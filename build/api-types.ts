@@ -120,6 +120,14 @@ export interface Ability {
     language: NamedRef;
     version_group: NamedRef;
   }[];
+  /**
+   * The creatures that may have it, each with its slot and whether it is hidden: derived from each creature's abilities.
+   */
+  creature: {
+    creature: NamedRef;
+    is_hidden: boolean;
+    slot: number;
+  }[];
 }
 /**
  * A localized name.
@@ -675,6 +683,16 @@ export interface Item {
   game_indices: {
     game_index: number;
     generation: NamedRef;
+  }[];
+  /**
+   * The creatures that may hold it in the wild, with how often in each version: derived from each creature's held_items.
+   */
+  held_by_creature: {
+    creature: NamedRef;
+    version_details: {
+      rarity: number;
+      version: NamedRef;
+    }[];
   }[];
 }
 /**

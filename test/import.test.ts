@@ -111,9 +111,11 @@ const FORCED: Array<{ why: string; apply: (pair: Pair) => void }> = [
   {
     why: 'a list the schema declares the inverse of a reference (x-inverse) is derived by the build, by id; PokeAPI lists some in its database’s order',
     apply: ({ kind, expected }) => {
-      for (const { field } of schemas.kinds.get(kind)?.inverses ?? [])
-        if (Array.isArray(expected[field]) && expected[field].every((ref: Poke) => typeof ref?.url === 'string'))
-          expected[field].sort(byUrl);
+      for (const { field, as } of schemas.kinds.get(kind)?.inverses ?? []) {
+        if (!Array.isArray(expected[field])) continue;
+        if (as === undefined && expected[field].every((ref: Poke) => typeof ref?.url === 'string')) expected[field].sort(byUrl);
+        if (as !== undefined) expected[field].sort((a: Poke, b: Poke) => byUrl(a[as], b[as]));
+      }
     },
   },
   {
@@ -340,7 +342,6 @@ function table(list: Compared[]): string {
 const GAPS: { kinds: string[]; fields: Record<string, string[]> } = {
   kinds: [],
   fields: {
-    ability: ['creature'],
     creature: [
       'location_area_encounters',
       'sprites.versions.generation-i',
@@ -350,7 +351,7 @@ const GAPS: { kinds: string[]; fields: Record<string, string[]> } = {
       'sprites.versions.generation-i.red-blue.front_transparent',
     ],
     'creature-species': ['evolution_chain', 'form_descriptions', 'genera', 'pal_park_encounters', 'pokedex_numbers'],
-    item: ['baby_trigger_for', 'held_by_creature', 'machines', 'prices', 'sprites'],
+    item: ['baby_trigger_for', 'machines', 'prices', 'sprites'],
     'location-area': ['creature_encounters[].version_details[].encounter_details.creature_details'],
     move: ['contest_combos', 'contest_effect', 'contest_type', 'machines', 'meta', 'past_values', 'super_contest_effect'],
     'move-damage-class': ['descriptions'],

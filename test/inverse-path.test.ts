@@ -2,7 +2,8 @@
 // through another kind's lists, such as a move's learned_by_creature from a creature's
 // moves[].move. In a copy of the project with the starter world, built by the real command:
 // the list is derived from the records that point at one there, and a path that reaches no
-// reference to the kind holding the list is refused in one line, as a top-level field is.
+// reference to the kind holding the list is refused in one line, as a top-level field is. With
+// `as`, the list holds the items that point at one (an ability's creatures, each with its slot).
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -53,6 +54,11 @@ beforeAll(async () => {
     );
   learn('tidefin.yaml', [MOVES[0]]);
   learn('emberpup.yaml', [MOVES[0], MOVES[1]]);
+  fs.appendFileSync(path.join(root, 'data/creature/tidefin.yaml'), 'abilities:\n  - { ability: blaze-heart, is_hidden: true, slot: 3 }\n');
+  fs.appendFileSync(
+    path.join(root, 'data/creature/emberpup.yaml'),
+    'held_items:\n  - item: potion\n    version_details:\n      - { rarity: 5, version: dawn }\n',
+  );
 });
 
 describe('an x-inverse through a path', () => {
@@ -66,6 +72,39 @@ describe('an x-inverse through a path', () => {
     expect(learners(MOVES[1])).toEqual(['emberpup']);
     expect(learners(MOVES[2])).toEqual([]);
     expect(read(`move/${MOVES[0]}`).learned_by_creature[0].url).toMatch(new RegExp(`^${BASE}/api/v2/creature/\\d+/$`));
+  });
+
+  it('with "as", lists the items pointing at a record there, each with the record holding it', async () => {
+    const read = (rel: string) => JSON.parse(fs.readFileSync(path.join(root, 'dist/api/v2', rel, 'index.json'), 'utf8'));
+    const tidefin = read('creature/tidefin');
+    expect(read('ability/blaze-heart').creature).toEqual([
+      { is_hidden: true, slot: 3, creature: { name: 'tidefin', url: `${BASE}/api/v2/creature/${tidefin.id}/` } },
+    ]);
+    const emberpup = read('creature/emberpup');
+    expect(read('item/potion').held_by_creature).toEqual([
+      {
+        version_details: [{ rarity: 5, version: { name: 'dawn', url: expect.stringMatching(/\/api\/v2\/version\/\d+\/$/) } }],
+        creature: { name: 'emberpup', url: `${BASE}/api/v2/creature/${emberpup.id}/` },
+      },
+    ]);
+    expect(read('item/emberite').held_by_creature).toEqual([]);
+  });
+
+  it('refuses, in one line, an "as" whose items do not hold the record holding them', async () => {
+    const schema = path.join(root, 'schemas/ability.json');
+    const original = fs.readFileSync(schema, 'utf8');
+    const ability = JSON.parse(original);
+    ability.properties.creature['x-inverse'].as = 'pokemon';
+    fs.writeFileSync(schema, JSON.stringify(ability));
+    try {
+      const { code, out } = await build(root, ['--check']);
+      expect(code).toBe(2);
+      expect(out.trim().split('\n').at(-1)).toBe(
+        'schemas/ability.json: the x-inverse of creature: the list\'s items must hold a reference to a creature in "pokemon" ("x-ref": "creature")',
+      );
+    } finally {
+      fs.writeFileSync(schema, original);
+    }
   });
 
   it('refuses, in one line, a path that reaches no reference to the kind holding the list', async () => {

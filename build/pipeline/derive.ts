@@ -65,6 +65,31 @@ function simpleInverse(kind: string, field: string, from: string, via: string): 
   };
 }
 
+/**
+ * `target.field` lists the items of `from`'s lists at `via`'s path whose last field points at it,
+ * each without that field and with the record holding it under `as` (`x-inverse` with `as`): a
+ * creature's `abilities` items give each ability's `creature` list, with their slots.
+ */
+function itemInverse(kind: string, field: string, from: string, via: string, as: string): Derivation {
+  const steps = via.split('.');
+  const key = steps.at(-1)!;
+  return {
+    reads: { [from]: [steps[0]!] },
+    run: ({ store, filled }) => {
+      const items = new Map<Entry, Data[]>();
+      for (const source of store.valid(from)) {
+        for (const item of along(source.data, steps.slice(0, -1)) as Data[]) {
+          const target = item && typeof item === 'object' ? store.target(item[key]) : undefined;
+          if (!target) continue;
+          const { [key]: _pointer, ...rest } = item;
+          push(items, target, { ...structuredClone(rest), [as]: store.ref(source) });
+        }
+      }
+      for (const entry of filled(kind)) entry.data[field] = items.get(entry) ?? [];
+    },
+  };
+}
+
 /** The values a path of fields reaches in a record, each list on the way gone through item by item. */
 function along(value: unknown, steps: readonly string[]): unknown[] {
   if (Array.isArray(value)) return value.flatMap((item) => along(item, steps));
@@ -460,11 +485,11 @@ const written: Record<string, Derivation> = {
 function declared(schemas: SchemaSet): Record<string, Derivation> {
   const out: Record<string, Derivation> = {};
   for (const info of schemas.kinds.values()) {
-    for (const { field, from, via } of info.inverses) {
+    for (const { field, from, via, as } of info.inverses) {
       const key = `${info.kind}.${field}`;
       if (written[key])
         throw new UsageError(`schemas/${info.kind}.json: ${field} is derived by the build's own code; it takes no x-inverse`);
-      out[key] = simpleInverse(info.kind, field, from, via);
+      out[key] = as === undefined ? simpleInverse(info.kind, field, from, via) : itemInverse(info.kind, field, from, via, as);
     }
   }
   return out;

@@ -60,11 +60,17 @@ export interface KindInfo {
   inverses: Inverse[];
 }
 
-/** A list of the records of kind `from` whose field `via` points at the record holding the list, in its `field`. */
+/**
+ * A list of the records of kind `from` whose field `via` points at the record holding the list, in
+ * its `field`. With `as`, the list holds the items of `from`'s list that point at it instead, each
+ * without the reference and with the record holding it under `as` (a creature's abilities make an
+ * ability's creatures, each with its slot).
+ */
 export interface Inverse {
   field: string;
   from: string;
   via: string;
+  as?: string;
 }
 
 export interface SchemaSet {
@@ -119,7 +125,7 @@ function kindInfos(written: Map<string, Schema>): Map<string, KindInfo> {
     const unpublished = fieldsMarked(doc, 'only');
     const inverses = Object.entries((doc.properties ?? {}) as Schema)
       .filter(([, s]) => s['x-inverse'])
-      .map(([field, s]) => ({ field, from: s['x-inverse'].kind, via: s['x-inverse'].field }));
+      .map(([field, s]) => ({ field, from: s['x-inverse'].kind, via: s['x-inverse'].field, as: s['x-inverse'].as }));
     kinds.set(kind, {
       kind,
       title: doc.title,
@@ -138,19 +144,27 @@ function kindInfos(written: Map<string, Schema>): Map<string, KindInfo> {
 /**
  * An inverse list names a kind and one of that kind's fields that refers to this kind (a reference or
  * a list of them, at the top level or at a dotted path through lists), and holds references to that
- * kind: a schema that says otherwise is refused, naming the list, before any record is read.
+ * kind, or with `as`, objects holding one under `as`, the path's last field being inside a list's
+ * items: a schema that says otherwise is refused, naming the list, before any record is read.
  */
-function assertInverse(kinds: Map<string, KindInfo>, info: KindInfo, { field, from, via }: Inverse): void {
+function assertInverse(kinds: Map<string, KindInfo>, info: KindInfo, { field, from, via, as }: Inverse): void {
   const where = `schemas/${info.kind}.json: the x-inverse of ${field}`;
   const source = kinds.get(from);
   if (!source) throw new UsageError(`${where} names the kind "${from}", which has no schema`);
   // A site's path without its lists' items ('*') is the dotted path that names it.
   const named = (site: RefSite) => site.path.filter((step) => step !== '*').join('.') === via;
-  if (!source.refSites.some((site) => named(site) && kindsOf(site).includes(info.kind)))
-    throw new UsageError(`${where}: ${from}.${via} is not a reference to a ${info.kind}, nor a list of them`);
+  const site = source.refSites.find((one) => named(one) && kindsOf(one).includes(info.kind));
+  if (!site) throw new UsageError(`${where}: ${from}.${via} is not a reference to a ${info.kind}, nor a list of them`);
   const list = info.response.properties?.[field];
-  if (list?.type !== 'array' || list.items?.['x-ref'] !== from)
-    throw new UsageError(`${where}: the list's items must be references to a ${from} ("x-ref": "${from}")`);
+  if (as === undefined) {
+    if (list?.type !== 'array' || list.items?.['x-ref'] !== from)
+      throw new UsageError(`${where}: the list's items must be references to a ${from} ("x-ref": "${from}")`);
+    return;
+  }
+  if (site.path.at(-2) !== '*')
+    throw new UsageError(`${where}: with "as", ${from}.${via} must be a field of a list's items, which the list is made of`);
+  if (list?.type !== 'array' || list.items?.properties?.[as]?.['x-ref'] !== from)
+    throw new UsageError(`${where}: the list's items must hold a reference to a ${from} in "${as}" ("x-ref": "${from}")`);
 }
 
 /** The top-level fields whose `x-source` is `mode`. */
