@@ -939,14 +939,21 @@ export interface Stat {
     decrease: StatNatureRefs;
   };
   affecting_items: NamedRef[];
-  characteristics: {
-    url: string;
-  }[];
+  characteristics: Resource[];
   move_damage_class: ShortNamedRef;
   names: {
     name: string;
     language: ShortNamedRef;
   }[];
+}
+/**
+ * A reference to a record published without a name (an evolution chain, a machine): its url alone, as PokeAPI gives it.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "Resource".
+ */
+export interface Resource {
+  url: string;
 }
 /**
  * A NamedRef whose name is at most 200 characters.

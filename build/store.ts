@@ -84,6 +84,8 @@ export class Store {
   constructor(
     readonly baseUrl: string,
     kinds: Iterable<string>,
+    /** Kinds whose records are published without a name: a reference to one is `{url}` alone, as PokeAPI's are. */
+    private readonly unnamed: ReadonlySet<string> = new Set(),
   ) {
     this.urls = urls(baseUrl);
     for (const kind of kinds) {
@@ -161,11 +163,15 @@ export class Store {
     const at = typeof url === 'string' ? parseRecordUrl(this.baseUrl, url) : undefined;
     return at && this.ids.get(at.kind)?.get(at.id);
   }
-  /** The NamedRef of an entry; one shared object per entry, never changed after it is made. */
+  /**
+   * The NamedRef of an entry (`{url}` alone for a kind published without names); one shared object
+   * per entry, never changed after it is made.
+   */
   ref(entry: Entry): NamedRef {
     let ref = this.refs.get(entry);
     if (!ref) {
-      ref = Object.freeze({ name: entry.name, url: this.urls.record(entry.kind, entry.id) });
+      const url = this.urls.record(entry.kind, entry.id);
+      ref = Object.freeze(this.unnamed.has(entry.kind) ? ({ url } as NamedRef) : { name: entry.name, url });
       this.refs.set(entry, ref);
       this.targets.set(ref, entry);
     }

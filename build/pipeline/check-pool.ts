@@ -45,7 +45,8 @@ export async function validate(
   onRecord?: (entry: Entry) => void,
   cache?: CheckedRecords,
 ): Promise<Store> {
-  const store = new Store(baseUrl, schemas.kinds.keys());
+  const unnamed = [...schemas.kinds.values()].filter((info) => info.unpublished.includes('name')).map((info) => info.kind);
+  const store = new Store(baseUrl, schemas.kinds.keys(), new Set(unnamed));
   // On threads, remembered and already parsed files, files of no kind and records the cache holds are done on this thread.
   const here = (file: SourceFile) =>
     !threads || file.known !== undefined || file.parsed !== undefined || !schemas.kinds.has(file.kind) || !!cache?.has(file);

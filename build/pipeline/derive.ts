@@ -431,15 +431,6 @@ const written: Record<string, Derivation> = {
       }
     },
   },
-  'stat.characteristics': {
-    reads: { characteristic: ['highest_stat'] },
-    run: ({ store, filled }) => {
-      const map = inverse(store, 'characteristic', (d) => [d.highest_stat]);
-      for (const stat of filled('stat')) {
-        stat.data.characteristics = (map.get(stat) ?? []).map((c) => ({ url: store.urls.record('characteristic', c.id) }));
-      }
-    },
-  },
   'characteristic.possible_values': {
     reads: { characteristic: ['gene_modulo'] },
     run: ({ filled }) => {
