@@ -913,6 +913,10 @@ export interface Nature {
  * via the `definition` "Region".
  */
 export interface Region {
+  /**
+   * The generation that introduced it: derived from the generation that names it its main region.
+   */
+  main_generation: NamedRef | null;
   id: number;
   name: string;
   names: Names;

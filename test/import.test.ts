@@ -356,7 +356,7 @@ const GAPS: { kinds: string[]; fields: Record<string, string[]> } = {
     move: ['contest_combos', 'contest_effect', 'contest_type', 'machines', 'meta', 'past_values', 'super_contest_effect'],
     'move-damage-class': ['descriptions'],
     nature: ['hates_flavor', 'likes_flavor'],
-    region: ['main_generation', 'pokedexes'],
+    region: ['pokedexes'],
     type: ['sprites.generation-v'],
     'version-group': ['pokedexes'],
   },

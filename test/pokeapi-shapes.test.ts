@@ -76,6 +76,10 @@ const EXCEPTIONS: Record<string, (schema: AnySchemaObject) => void> = {
   'creature-form': (schema) => {
     for (const field of ['order', 'form_order']) schema.properties[field] = { type: ['integer', 'null'] };
   },
+  // PokeAPI's sample region has a main generation, but its own orre and hisui have none (null).
+  region: (schema) => {
+    schema.properties.main_generation = { oneOf: [schema.properties.main_generation, { type: 'null' }] };
+  },
   // The specification (2.4) makes encounter_details one object and its condition_values one
   // reference, where PokeAPI gives lists of them: each is held to the shape of PokeAPI's list items.
   'location-area': (schema) => {

@@ -5,7 +5,7 @@
 // every record, it comes out the same — which is what lets a rebuild leave unchanged records unread
 // (facts.ts), and a test holds each derivation to its word.
 import { pointerOf, type Problems } from '../report/problems.ts';
-import { projectSchemas, type SchemaSet } from '../schemas/schemas.ts';
+import { projectSchemas, singleRef, type SchemaSet } from '../schemas/schemas.ts';
 import { UsageError } from '../guard.mjs';
 import { FORM_SPRITE_KEYS, formSprites, OTHER_SPRITE_SETS, OTHER_SPRITES_NEVER, typeIcons } from '../site/sprites.ts';
 import type { Data, Entry, Store } from '../store.ts';
@@ -54,13 +54,17 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
  * `target.field` lists, as NamedRefs, the records of `from` whose `via` points at it (`x-inverse`):
  * a top-level field, or a dotted path through its lists (`moves.move`).
  */
-function simpleInverse(kind: string, field: string, from: string, via: string): Derivation {
+function simpleInverse(kind: string, field: string, from: string, via: string, one: boolean): Derivation {
   const steps = via.split('.');
   return {
     reads: { [from]: [steps[0]!] },
     run: ({ store, filled }) => {
       const map = inverse(store, from, (d) => along(d, steps));
-      for (const entry of filled(kind)) entry.data[field] = (map.get(entry) ?? []).map((e) => store.ref(e));
+      for (const entry of filled(kind)) {
+        const refs = (map.get(entry) ?? []).map((e) => store.ref(e));
+        // A field that holds one reference holds the first record by id pointing at it, or null.
+        entry.data[field] = one ? (refs[0] ?? null) : refs;
+      }
     },
   };
 }
@@ -480,7 +484,8 @@ function declared(schemas: SchemaSet): Record<string, Derivation> {
       const key = `${info.kind}.${field}`;
       if (written[key])
         throw new UsageError(`schemas/${info.kind}.json: ${field} is derived by the build's own code; it takes no x-inverse`);
-      out[key] = as === undefined ? simpleInverse(info.kind, field, from, via) : itemInverse(info.kind, field, from, via, as);
+      const one = singleRef(info.response.properties?.[field]) !== undefined;
+      out[key] = as === undefined ? simpleInverse(info.kind, field, from, via, one) : itemInverse(info.kind, field, from, via, as);
     }
   }
   return out;

@@ -157,14 +157,25 @@ function assertInverse(kinds: Map<string, KindInfo>, info: KindInfo, { field, fr
   if (!site) throw new UsageError(`${where}: ${from}.${via} is not a reference to a ${info.kind}, nor a list of them`);
   const list = info.response.properties?.[field];
   if (as === undefined) {
+    if (singleRef(list) === from) return;
     if (list?.type !== 'array' || list.items?.['x-ref'] !== from)
-      throw new UsageError(`${where}: the list's items must be references to a ${from} ("x-ref": "${from}")`);
+      throw new UsageError(`${where}: the list's items must be references to a ${from} ("x-ref": "${from}"), or the field one, or null`);
     return;
   }
   if (site.path.at(-2) !== '*')
     throw new UsageError(`${where}: with "as", ${from}.${via} must be a field of a list's items, which the list is made of`);
   if (list?.type !== 'array' || list.items?.properties?.[as]?.['x-ref'] !== from)
     throw new UsageError(`${where}: the list's items must hold a reference to a ${from} in "${as}" ("x-ref": "${from}")`);
+}
+
+/**
+ * The kind a field holds one reference to, maybe null (a reference, or `oneOf` a reference and
+ * null): an inverse that is one record, such as a region's main generation, or undefined.
+ */
+export function singleRef(schema: Schema | undefined): string | undefined {
+  if (schema?.['x-ref']) return schema['x-ref'];
+  const refs = (schema?.oneOf ?? []).filter((s: Schema) => s['x-ref']);
+  return refs.length === 1 && schema!.oneOf.every((s: Schema) => s['x-ref'] || s.type === 'null') ? refs[0]['x-ref'] : undefined;
 }
 
 /** The top-level fields whose `x-source` is `mode`. */
