@@ -278,6 +278,20 @@ export interface CreatureSpecies {
   name: string;
   names: Names;
   /**
+   * What kind of creature it is, in each language ("Seed" creature).
+   */
+  genera: {
+    genus: string;
+    language: NamedRef;
+  }[];
+  /**
+   * How its forms differ, in each language.
+   */
+  form_descriptions: {
+    description: string;
+    language: NamedRef;
+  }[];
+  /**
    * Where it comes when species are sorted, families together.
    */
   order?: number;

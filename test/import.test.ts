@@ -350,7 +350,7 @@ const GAPS: { kinds: string[]; fields: Record<string, string[]> } = {
       'sprites.versions.generation-i.red-blue.front_gray',
       'sprites.versions.generation-i.red-blue.front_transparent',
     ],
-    'creature-species': ['evolution_chain', 'form_descriptions', 'genera', 'pal_park_encounters', 'pokedex_numbers'],
+    'creature-species': ['evolution_chain', 'pal_park_encounters', 'pokedex_numbers'],
     item: ['baby_trigger_for', 'machines', 'prices', 'sprites'],
     'location-area': ['creature_encounters[].version_details[].encounter_details.creature_details'],
     move: ['contest_combos', 'contest_effect', 'contest_type', 'machines', 'meta', 'past_values', 'super_contest_effect'],

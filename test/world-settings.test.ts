@@ -1,7 +1,7 @@
 // A world's settings file, data/world.yaml, through the real command: its title and description in
-// the explorer's page and the OpenAPI document, its languages a rule every list of names is held to
-// (placed as every problem is), its own mistakes reported, and a change to it rebuilding what it
-// touches — records published before included.
+// the explorer's page and the OpenAPI document, its languages a rule every record's names and any
+// other list of names that gives something are held to (placed as every problem is), its own
+// mistakes reported, and a change to it rebuilding what it touches — records published before included.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -86,6 +86,26 @@ describe("a world's settings file", () => {
     expect((await buildCli('--data', data, '--check')).out).toContain('at /names/2/language: names gives fr a second time');
     englishOnly();
     settings('title: Tiny\n');
+    expect((await buildCli('--data', data, '--check')).code).toBe(0);
+  });
+
+  it("holds a record's other lists of names to the languages once they give something: a species' genera", async () => {
+    settings('languages: [en, fr]\n');
+    fs.mkdirSync(path.join(data, 'creature-species'));
+    const species = (genera: string) =>
+      fs.writeFileSync(
+        path.join(data, 'creature-species/budling.yaml'),
+        `id: 1\nname: budling\n${names('Budling', 'Bourgeonnet')}gender_rate: 4\nhas_gender_differences: false\n${genera}`,
+      );
+    species('');
+    expect((await buildCli('--data', data, '--check')).code).toBe(0);
+    species('genera: []\n');
+    expect((await buildCli('--data', data, '--check')).code).toBe(0);
+    species('genera:\n  - { genus: Bud Creature, language: en }\n');
+    const { code, out: said } = await buildCli('--data', data, '--check');
+    expect(code).toBe(1);
+    expect(said).toContain('data/creature-species/budling.yaml:9:3 creature-species budling at /genera: genera has nothing in fr');
+    species('genera:\n  - { genus: Bud Creature, language: en }\n  - { genus: Créature Bourgeon, language: fr }\n');
     expect((await buildCli('--data', data, '--check')).code).toBe(0);
   });
 

@@ -138,7 +138,8 @@ export type RecordRule = (entry: Entry, data: Data) => void;
 
 /**
  * The rule of a world that states its languages: each list of names (a list whose items hold a
- * `language` and one text) gives each of them once. Undefined when the world states none. The
+ * `language` and one text) that a record must give, or that gives something, gives each of them
+ * once (`nameLists`). Undefined when the world states none. The
  * languages are looked up now, in the records checked: one that is not there is a problem of the
  * settings file.
  */
@@ -158,8 +159,9 @@ export function namesRule(world: World, store: Store, schemas: SchemaSet, proble
   const listsOf = new Map([...schemas.kinds.values()].map((info) => [info.kind, nameLists(info)]));
   const hint = `the world's languages are ${languages.map((l) => l.name).join(', ')} (${file.rel})`;
   return (entry, data) => {
-    for (const list of listsOf.get(entry.kind) ?? []) {
+    for (const { path: list, required } of listsOf.get(entry.kind) ?? []) {
       for (const { items, segs } of reached(data, list, [])) {
+        if (!required && items.length === 0) continue;
         const { missing, again } = checkList(items, languages, store);
         const field = list.at(-1);
         if (missing.length > 0) {
@@ -199,15 +201,19 @@ function checkList(
   return { missing: languages.filter((language) => !seen.has(language)), again };
 }
 
-/** The lists of names of a kind: paths to lists whose items hold a `language` reference and one text beside it. */
-function nameLists(info: KindInfo): string[][] {
-  const lists: string[][] = [];
+/**
+ * The lists of names of a kind: paths to lists whose items hold a `language` reference and one text
+ * beside it. A record's own `names` is required: left out or empty, it lacks every language; any
+ * other list (a species' genera, its form descriptions) states nothing while empty.
+ */
+function nameLists(info: KindInfo): Array<{ path: string[]; required: boolean }> {
+  const lists: Array<{ path: string[]; required: boolean }> = [];
   for (const site of info.refSites) {
     if (!('kind' in site) || site.kind !== 'language' || site.path.length < 3) continue;
     if (site.path.at(-1) !== 'language' || site.path.at(-2) !== '*') continue;
     const list = site.path.slice(0, -2);
     const item = schemaAt(info.response, [...list, '*']);
-    if (item?.properties && Object.keys(item.properties).length === 2) lists.push(list);
+    if (item?.properties && Object.keys(item.properties).length === 2) lists.push({ path: list, required: list.join('.') === 'names' });
   }
   return lists;
 }
