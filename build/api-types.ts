@@ -69,6 +69,8 @@ export interface ApiRecords {
   'encounter-condition-value': EncounterConditionValue;
   'encounter-condition': EncounterCondition;
   'encounter-method': EncounterMethod;
+  'evolution-chain': EvolutionChain;
+  'evolution-trigger': EvolutionTrigger;
   gender: Gender;
   generation: Generation;
   'growth-rate': GrowthRate;
@@ -86,6 +88,8 @@ export interface ApiRecords {
   'move-target': MoveTarget;
   move: Move;
   nature: Nature;
+  'pal-park-area': PalParkArea;
+  pokedex: Pokedex;
   region: Region;
   stat: Stat;
   type: Type;
@@ -312,6 +316,25 @@ export interface CreatureSpecies {
    * The species it evolves from, null where none.
    */
   evolves_from_species?: NamedRef | null;
+  /**
+   * The chain of its family: the species it evolves from is in the same one.
+   */
+  evolution_chain: Resource | null;
+  /**
+   * Its number in each pokedex that lists it: derived from the pokedexes' creature_entries.
+   */
+  pokedex_numbers: {
+    entry_number: number;
+    pokedex: NamedRef;
+  }[];
+  /**
+   * The pal park areas it is met in: derived from the areas' creature_encounters.
+   */
+  pal_park_encounters: {
+    area: NamedRef;
+    base_score: number;
+    rate: number;
+  }[];
   growth_rate?: NamedRef;
   egg_groups: NamedRef[];
   color?: NamedRef;
@@ -341,6 +364,15 @@ export interface CreatureSpecies {
     is_default: boolean;
     creature: NamedRef;
   }[];
+}
+/**
+ * A reference to a record published without a name (an evolution chain, a machine): its url alone, as PokeAPI gives it.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "Resource".
+ */
+export interface Resource {
+  url: string;
 }
 /**
  * A creature; its forms and its species.
@@ -553,6 +585,148 @@ export interface EncounterMethod {
   names: Names;
 }
 /**
+ * A family of species, each evolving from the one before: its chain is made from what each species says it evolves from and how.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "EvolutionChain".
+ */
+export interface EvolutionChain {
+  id: number;
+  /**
+   * The item a parent must hold for its egg to hatch as the chain's baby species, null where none.
+   */
+  baby_trigger_item: NamedRef | null;
+  chain: ChainLink;
+}
+/**
+ * The first species of the chain and, link by link, those evolving from it: derived from each species' evolves_from_species, evolution_chain, is_baby and evolution_details.
+ */
+export interface ChainLink {
+  species: NamedRef;
+  is_baby: boolean;
+  evolution_details: EvolutionDetail[];
+  evolves_to: ChainLink1[];
+}
+/**
+ * One way a species evolves from the one before: what triggers it and every condition on it, null or false where there is none.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "EvolutionChainEvolutionDetail".
+ */
+export interface EvolutionDetail {
+  trigger: NamedRef;
+  version_group: NamedRef1;
+  /**
+   * The species' usual way of evolving, where it has several.
+   */
+  is_default: boolean;
+  /**
+   * The id of the gender the creature must have: derived from the species' gender_required_to_evolve.
+   */
+  gender: number | null;
+  /**
+   * The item used on it.
+   */
+  item: NamedRef | null;
+  /**
+   * The item it must hold.
+   */
+  held_item: NamedRef | null;
+  /**
+   * A move it must know.
+   */
+  known_move: NamedRef | null;
+  /**
+   * It must know a move of this type.
+   */
+  known_move_type: NamedRef | null;
+  /**
+   * A move it must use.
+   */
+  used_move: NamedRef | null;
+  /**
+   * Where it must be.
+   */
+  location: NamedRef | null;
+  /**
+   * The region it must be in.
+   */
+  region: NamedRef | null;
+  /**
+   * A species that must be in the party.
+   */
+  party_species: NamedRef | null;
+  /**
+   * A creature of this type must be in the party.
+   */
+  party_type: NamedRef | null;
+  /**
+   * The species it must be traded for.
+   */
+  trade_species: NamedRef | null;
+  /**
+   * The creature of the species before that evolves this way, where only one does.
+   */
+  base_form: NamedRef | null;
+  /**
+   * The creature it evolves into, where the species has several.
+   */
+  evolved_form: NamedRef | null;
+  min_level: number | null;
+  min_happiness: number | null;
+  min_affection: number | null;
+  min_beauty: number | null;
+  min_damage_taken: number | null;
+  min_move_count: number | null;
+  min_steps: number | null;
+  /**
+   * Attack against defense: 1 above, 0 equal, -1 below.
+   */
+  relative_physical_stats: -1 | 0 | 1 | null;
+  /**
+   * The time of day it must be (day, night, dusk, …), empty for any.
+   */
+  time_of_day: string;
+  near_special_rock: boolean;
+  needs_multiplayer: boolean;
+  needs_overworld_rain: boolean;
+  turn_upside_down: boolean;
+}
+/**
+ * A reference to another record.
+ */
+export interface NamedRef1 {
+  name: string;
+  url: string;
+}
+/**
+ * A species of the chain, how it evolves from the one before, and the species that evolve from it.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "EvolutionChainChainLink".
+ */
+export interface ChainLink1 {
+  species: NamedRef;
+  is_baby: boolean;
+  evolution_details: EvolutionDetail[];
+  evolves_to: ChainLink1[];
+}
+/**
+ * What sets an evolution off: levelling up, a trade, an item used, …
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "EvolutionTrigger".
+ */
+export interface EvolutionTrigger {
+  id: number;
+  name: string;
+  names: Names;
+  /**
+   * The species that evolve by it: derived from each species' evolution_details.
+   */
+  creature_species: NamedRef[];
+}
+/**
  * Introduced for breeding; can also cause visual differences or different evolutionary lines.
  *
  * This interface was referenced by `ApiRecords`'s JSON-Schema
@@ -674,6 +848,10 @@ export interface Item {
   id: number;
   name: string;
   names: Names;
+  /**
+   * The evolution chain whose baby species hatches only from an egg laid while a parent holds it: derived from the chain's baby_trigger_item.
+   */
+  baby_trigger_for: Resource | null;
   /**
    * Its price in the shops.
    */
@@ -921,12 +1099,72 @@ export interface Nature {
   }[];
 }
 /**
+ * An area of the Pal Park, where creatures brought over from older games are met.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "PalParkArea".
+ */
+export interface PalParkArea {
+  id: number;
+  name: string;
+  names: Names;
+  /**
+   * The species met here: each species lists the area among its pal_park_encounters.
+   */
+  creature_encounters: {
+    /**
+     * The score for catching it.
+     */
+    base_score: number;
+    creature_species: NamedRef;
+    /**
+     * The chance, in percent, of meeting it here rather than another species.
+     */
+    rate: number;
+  }[];
+}
+/**
+ * A numbered list of species: a region's, or the whole world's.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "Pokedex".
+ */
+export interface Pokedex {
+  id: number;
+  name: string;
+  /**
+   * Used in the main series of the games.
+   */
+  is_main_series: boolean;
+  names: Names;
+  descriptions: Descriptions;
+  /**
+   * Its species, each with its number here: each species lists it among its pokedex_numbers.
+   */
+  creature_entries: {
+    entry_number: number;
+    creature_species: NamedRef;
+  }[];
+  /**
+   * The region whose species it lists, null for the whole world's.
+   */
+  region: NamedRef | null;
+  /**
+   * The version groups it is used in.
+   */
+  version_groups: NamedRef[];
+}
+/**
  * A land the games take place in, with its locations.
  *
  * This interface was referenced by `ApiRecords`'s JSON-Schema
  * via the `definition` "Region".
  */
 export interface Region {
+  /**
+   * Its pokedexes: derived from each pokedex's region.
+   */
+  pokedexes: NamedRef[];
   /**
    * The generation that introduced it: derived from the generation that names it its main region.
    */
@@ -963,15 +1201,6 @@ export interface Stat {
     name: string;
     language: ShortNamedRef;
   }[];
-}
-/**
- * A reference to a record published without a name (an evolution chain, a machine): its url alone, as PokeAPI gives it.
- *
- * This interface was referenced by `ApiRecords`'s JSON-Schema
- * via the `definition` "Resource".
- */
-export interface Resource {
-  url: string;
 }
 /**
  * A NamedRef whose name is at most 200 characters.
@@ -1048,6 +1277,10 @@ export interface VersionGroup {
    */
   order?: number;
   move_learn_methods: NamedRef[];
+  /**
+   * The pokedexes used in it: derived from each pokedex's version_groups.
+   */
+  pokedexes: NamedRef[];
   regions: NamedRef[];
 }
 /**

@@ -80,8 +80,12 @@ describe('references', () => {
     expect(missing).toEqual([]);
   });
 
-  it('publish each record by id and by name with the same bytes, location-area and characteristic by id only', async () => {
-    expect([...kinds.values()].filter((info) => !info.byName).map((info) => info.kind)).toEqual(['characteristic', 'location-area']);
+  it('publish each record by id and by name with the same bytes, location-area, characteristic and evolution-chain by id only', async () => {
+    expect([...kinds.values()].filter((info) => !info.byName).map((info) => info.kind)).toEqual([
+      'characteristic',
+      'evolution-chain',
+      'location-area',
+    ]);
     const files = await listFiles(out);
     for (const kind of Object.keys(read('api/v2/index.json'))) {
       for (const ref of read(`api/v2/${kind}/index.json`).results) {

@@ -137,7 +137,13 @@ describe('source format', () => {
 
   it('keeps source-only fields in the source and out of the response and the published schemas', () => {
     const unpublished = [...schemas.kinds.values()].flatMap((info) => info.unpublished.map((field) => `${info.kind}.${field}`));
-    expect(unpublished.sort()).toEqual(['characteristic.name', 'creature-species.gender_required_to_evolve', 'item.affected_stats']);
+    expect(unpublished.sort()).toEqual([
+      'characteristic.name',
+      'creature-species.evolution_details',
+      'creature-species.gender_required_to_evolve',
+      'evolution-chain.name',
+      'item.affected_stats',
+    ]);
     for (const key of unpublished) {
       const [kind, field] = key.split('.') as [string, string];
       const info = schemas.kinds.get(kind)!;

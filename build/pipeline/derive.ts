@@ -320,6 +320,143 @@ function creatureSprites(store: Store, form: Entry | undefined): Data {
   return { ...flat, other, versions };
 }
 
+// --- evolution chains --------------------------------------------------------------------------
+
+/** What a chain is made of: what each species says of its own evolution. */
+const chainReads = {
+  'creature-species': ['evolves_from_species', 'evolution_chain', 'is_baby', 'evolution_details', 'gender_required_to_evolve'],
+};
+
+/** A problem of a species' evolution, at the field that states it. */
+function speciesProblem(problems: Problems, species: Entry, field: string, message: string, hint?: string): void {
+  const pointer = pointerOf([field]);
+  problems.add({
+    ...at(species.file, pointer),
+    kind: 'creature-species',
+    record: species.name,
+    pointer,
+    message,
+    ...(hint ? { hint } : {}),
+  });
+}
+
+/**
+ * The species each species evolves from, where it is in the same chain; a species evolving from
+ * one in another chain (or in none) is a problem (a stray, in no link of its chain), and so is a
+ * loop, cut at its first species by id.
+ */
+function parentsInChain({ store, problems }: Context): { parents: Map<Entry, Entry>; strays: Set<Entry> } {
+  const parents = new Map<Entry, Entry>();
+  const strays = new Set<Entry>();
+  const species = store.valid('creature-species');
+  for (const one of species) {
+    const parent = store.target(one.data.evolves_from_species);
+    if (!parent) {
+      if ((one.data.evolution_details ?? []).length > 0)
+        speciesProblem(problems, one, 'evolution_details', `${one.name} states how it evolves, but evolves from no species`);
+      continue;
+    }
+    const chain = store.target(one.data.evolution_chain);
+    const theirs = store.target(parent.data.evolution_chain);
+    if (chain === theirs) {
+      parents.set(one, parent);
+      continue;
+    }
+    strays.add(one);
+    speciesProblem(
+      problems,
+      one,
+      'evolves_from_species',
+      `${one.name} evolves from ${parent.name}, which is in ${chainWords(theirs)}, where ${one.name} is in ${chainWords(chain)}`,
+      'a species is in the evolution chain of the species it evolves from',
+    );
+  }
+  for (const loop of loops(species, parents)) {
+    const first = loop.reduce((a, b) => (b.id < a.id ? b : a));
+    const path = [first, ...loop.slice(loop.indexOf(first) + 1), ...loop.slice(0, loop.indexOf(first)), first];
+    const words = path.slice(1).map((e) => e.name);
+    speciesProblem(
+      problems,
+      first,
+      'evolves_from_species',
+      `${first.name} evolves from ${words.join(', which evolves from ')}: an evolution cannot loop`,
+    );
+    parents.delete(first);
+  }
+  return { parents, strays };
+}
+
+const chainWords = (chain: Entry | undefined) => (chain ? `evolution chain ${chain.id}` : 'no evolution chain');
+
+/** The loops of `parents`, each as its species in the order they evolve from one another. */
+function loops(species: readonly Entry[], parents: ReadonlyMap<Entry, Entry>): Entry[][] {
+  const done = new Set<Entry>();
+  const out: Entry[][] = [];
+  for (const start of species) {
+    const path: Entry[] = [];
+    let at: Entry | undefined = start;
+    while (at && !done.has(at) && !path.includes(at)) {
+      path.push(at);
+      at = parents.get(at);
+    }
+    if (at && path.includes(at)) out.push(path.slice(path.indexOf(at)));
+    for (const one of path) done.add(one);
+  }
+  return out;
+}
+
+/** Each way a species evolves as published: as its author wrote it, with the gender it needs, by id. */
+function detailsOf(store: Store, species: Entry): Data[] {
+  const gender = store.target(species.data.gender_required_to_evolve);
+  return (species.data.evolution_details ?? []).map((detail: Data) => ({ ...structuredClone(detail), gender: gender?.id ?? null }));
+}
+
+/** A species' link of its chain: how it evolves, and the links of the species evolving from it, by id. */
+function linkOf(store: Store, species: Entry, children: ReadonlyMap<Entry, Entry[]>): Data {
+  return {
+    species: store.ref(species),
+    is_baby: species.data.is_baby === true,
+    evolution_details: detailsOf(store, species),
+    evolves_to: (children.get(species) ?? []).map((child) => linkOf(store, child, children)),
+  };
+}
+
+function evolutionChains(ctx: Across): void {
+  const { store, problems, filled } = ctx;
+  const { parents, strays } = parentsInChain(ctx);
+  const children = new Map<Entry, Entry[]>();
+  for (const species of store.valid('creature-species')) {
+    const parent = parents.get(species);
+    if (parent) push(children, parent, species);
+  }
+  const members = inverse(store, 'creature-species', (d) => [d.evolution_chain]);
+  for (const chain of filled('evolution-chain')) {
+    const species = members.get(chain) ?? [];
+    const firsts = species.filter((one) => !parents.has(one) && !strays.has(one));
+    if (species.length === 0) {
+      const pointer = pointerOf(['id']);
+      problems.add({
+        ...at(chain.file, pointer),
+        kind: 'evolution-chain',
+        record: chain.name,
+        pointer,
+        message: `no species is in evolution chain ${chain.id}`,
+        hint: "name it in a species' evolution_chain",
+      });
+      continue;
+    }
+    for (const other of firsts.slice(1))
+      speciesProblem(
+        problems,
+        other,
+        'evolution_chain',
+        `${other.name} and ${firsts[0]!.name} both begin evolution chain ${chain.id}: it has one first species`,
+        'give the one that evolves its evolves_from_species, or a chain of its own',
+      );
+    chain.data.chain = linkOf(store, firsts[0] ?? species[0]!, children);
+  }
+}
+
 // --- the derivations, by kind and field --------------------------------------------------------
 
 /** The derivations written here: those that are more than a list of the records pointing at one. */
@@ -465,6 +602,8 @@ const written: Record<string, Derivation> = {
       for (const creature of filled('creature')) creature.data.sprites = creatureSprites(store, defaults.get(creature));
     },
   },
+  'evolution-chain.chain': { reads: chainReads, run: evolutionChains },
+  'evolution-chain.gender': { reads: chainReads }, // each evolution detail's gender, filled in with its chain
   'creature-species.varieties': {
     reads: { creature: ['species', 'is_default'] },
     run: ({ store, filled }) => {

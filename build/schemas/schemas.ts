@@ -205,9 +205,19 @@ function assertOnlyAtTop(docId: string, node: any, top: boolean): void {
   }
 }
 
-/** Replace every $ref by a copy of its target; keywords beside the $ref win over the target's. */
+/**
+ * Replace every $ref by a copy of its target; keywords beside the $ref win over the target's. A
+ * shape that holds itself (an evolution chain's link, whose `evolves_to` holds links) cannot be
+ * copied into itself: there the $ref stays, to a definition the root carries under `$defs`.
+ */
 function inline(documents: Map<string, Schema>, docId: string, node: any): any {
-  if (Array.isArray(node)) return node.map((n) => inline(documents, docId, n));
+  const defs: Schema = {};
+  const out = inlineNode(documents, docId, node, [], defs);
+  return Object.keys(defs).length > 0 ? { ...out, $defs: defs } : out;
+}
+
+function inlineNode(documents: Map<string, Schema>, docId: string, node: any, within: string[], defs: Schema): any {
+  if (Array.isArray(node)) return node.map((n) => inlineNode(documents, docId, n, within, defs));
   if (!node || typeof node !== 'object') return node;
   const out: Schema = {};
   if (typeof node.$ref === 'string') {
@@ -218,11 +228,21 @@ function inline(documents: Map<string, Schema>, docId: string, node: any): any {
     let target: any = doc;
     for (const seg of pointer.split('/').filter(Boolean)) target = target?.[seg];
     if (target === undefined) throw new Error(`schema ${docId}: $ref ${node.$ref} points at nothing`);
-    Object.assign(out, inline(documents, targetDoc, target));
+    const key = `${targetDoc}#${pointer}`;
+    if (within.includes(key)) {
+      const name = `${targetDoc.replace(/\.json$/, '')}-${pointer.split('/').pop()}`;
+      if (!(name in defs)) {
+        defs[name] = {};
+        defs[name] = inlineNode(documents, targetDoc, target, [key], defs);
+      }
+      out.$ref = `#/$defs/${name}`;
+    } else {
+      Object.assign(out, inlineNode(documents, targetDoc, target, [...within, key], defs));
+    }
   }
   for (const [key, value] of Object.entries(node)) {
     if (key === '$ref' || key === '$defs' || key === '$id' || key === '$schema') continue;
-    out[key] = inline(documents, docId, value);
+    out[key] = inlineNode(documents, docId, value, within, defs);
   }
   return out;
 }
@@ -309,8 +329,9 @@ function toSource(node: Schema): Schema {
       if (pick) for (const name of pick) required.delete(name);
       out.properties = props;
       out.required = [...required];
-    } else if (key === 'required') {
-      continue; // rebuilt with properties
+    } else if (key === 'required' || key === '$defs') {
+      // Required is rebuilt with properties; a shape that holds itself is a derived one's, never written.
+      continue;
     } else if (key === 'items' || key === 'additionalProperties') {
       out[key] = typeof value === 'object' ? toSource(value as Schema) : value;
     } else if ((key === 'oneOf' || key === 'anyOf') && Array.isArray(value)) {
