@@ -34,6 +34,17 @@ export function recordOf(url: string): { kind: string; key: string } | undefined
 /** The id a reference's url names (NaN for a url that names none). */
 export const idOf = (ref: { url: string }) => Number(recordOf(ref.url)?.key);
 
+/** A reference to a record of a kind published without names (an evolution chain, a characteristic): its url alone. */
+export interface UrlRef {
+  url: string;
+}
+
+export function isUrlRef(value: unknown): value is UrlRef {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length === 1 && keys[0] === 'url' && typeof (value as UrlRef).url === 'string';
+}
+
 export function isNamedRef(value: unknown): value is NamedRef {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
   const keys = Object.keys(value);
@@ -80,12 +91,17 @@ export function forget(): void {
   cache.clear();
 }
 
+/** The index's entry that is no kind: the API's word about itself (its build's date and sources' hash), as PokeAPI's index has it. */
+const META = 'meta';
+
 /** Kind → list url, from `api/v2/index.json`. */
 export async function kinds(): Promise<string[]> {
   const index = await getJson<Record<string, string>>('index.json');
   const first = Object.values(index)[0];
   if (first && first.includes(API)) dataBase = first.slice(0, first.indexOf(API));
-  return Object.keys(index).sort();
+  return Object.keys(index)
+    .filter((k) => k !== META)
+    .sort();
 }
 
 export function list(kind: string): Promise<List> {
@@ -108,6 +124,16 @@ export const ndjsonListUrl = (): string => pageUrl('ndjson/');
 /** The url a person would call for this record: the API's own, next to this page. */
 export function recordApiUrl(kind: string, key: string | number): string {
   return pageUrl(`${kind}/${key}/`);
+}
+
+/**
+ * What an API url names (`…/api/v2/evolution-chain/1/`, `…/api/v2/creature/1/encounters`), read
+ * from its file next to this page; a url outside the API is not found.
+ */
+export function atUrl<T>(url: string): Promise<T> {
+  const rest = apiPathOf(url);
+  if (rest === undefined) return Promise.reject(new NotFound(url));
+  return getJson<T>(`${rest.replace(/\/?$/, '/')}index.json`);
 }
 
 /** Every record of a kind, in the list's order, fetched in parallel; each is kept like any other read. */

@@ -5,7 +5,9 @@ import './style.css';
 import * as api from './api.ts';
 import { fill, h, label } from './dom.ts';
 import { renderTypeChart, type ChartType, type Era } from './chart.ts';
+import { creatureView, loadDex } from './creature.ts';
 import { renderEncounters } from './encounters.ts';
+import { renderChain, type ChainLink } from './evolution.ts';
 import { displayName, renderRecord, routeOf, typeStyle, type RecordView } from './record.ts';
 import { prepare, search, type Entry } from './search.ts';
 import { watchBuild } from './status.ts';
@@ -238,9 +240,10 @@ async function showRecord(kind: string, key: string, seq: number): Promise<void>
   view.setAttribute('aria-busy', 'true');
   try {
     const record = await api.record(kind, key);
+    const more = await extras(kind, record);
     if (seq !== state.seq) return;
     document.title = `${displayName(record)} · ${label(kind)} · ${WORLD}`;
-    const article = renderRecord({ kind, record, apiUrl: api.recordApiUrl(kind, record.id), onCopy: copyText, ...extras(kind) });
+    const article = renderRecord({ kind, record, apiUrl: api.recordApiUrl(kind, record.id), onCopy: copyText, ...more });
     fill(view, article);
     state.key = String(record.id);
     markCurrent();
@@ -265,10 +268,16 @@ async function showRecord(kind: string, key: string, seq: number): Promise<void>
   }
 }
 
-/** What a kind's record shows besides its fields: a type links to the chart, an area's encounters are tables by version. */
-function extras(kind: string): Pick<RecordView, 'parts' | 'links'> {
+/**
+ * What a kind's record shows besides its fields: a type links to the chart, an area's encounters
+ * are tables by version, a creature is shown as a Pokédex shows it, with what it reads of other
+ * records, and a chain is a tree.
+ */
+async function extras(kind: string, record: api.ApiRecord): Promise<Pick<RecordView, 'parts' | 'links' | 'lead' | 'drawn'>> {
   if (kind === 'type') return { links: [h('a', { class: 'button quiet', href: `#/${CHART}`, 'data-action': 'chart' }, 'Type chart')] };
   if (kind === 'location-area') return { parts: { creature_encounters: renderEncounters } };
+  if (kind === 'creature') return creatureView(await loadDex(record));
+  if (kind === 'evolution-chain') return { parts: { chain: (chain) => renderChain(chain as ChainLink) } };
   return {};
 }
 

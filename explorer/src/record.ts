@@ -2,7 +2,7 @@
 // plain fields as facts, and one section per list or object. Every reference is a link into the
 // explorer; references to types are chips in the type's colour.
 import { typeColour } from '../../build/site/colour.ts';
-import { isNamedRef, localUrl, recordOf, type ApiRecord, type NamedRef } from './api.ts';
+import { isNamedRef, isUrlRef, localUrl, recordOf, type ApiRecord, type NamedRef, type UrlRef } from './api.ts';
 import { h, label, type Child } from './dom.ts';
 
 /** Long lists show this many items until asked for all of them. */
@@ -16,13 +16,18 @@ export function typeStyle(name: string): string {
   return `--type: ${typeColour(name)}`;
 }
 
-export function refLink(ref: NamedRef): HTMLElement {
+/** A reference as a link into the explorer; one without a name (an evolution chain) goes by its kind and id. */
+export function refLink(ref: NamedRef | UrlRef): HTMLElement {
   const target = recordOf(ref.url);
-  if (!target) return h('a', { href: localUrl(ref.url) }, ref.name);
+  const name = 'name' in ref ? ref.name : undefined;
+  if (!target) return h('a', { href: localUrl(ref.url) }, name ?? ref.url);
   const href = routeOf(target.kind, target.key);
-  if (target.kind === 'type') return h('a', { class: 'chip type', href, style: typeStyle(ref.name), 'data-kind': 'type' }, ref.name);
-  return h('a', { class: 'chip ref', href, title: `${label(target.kind)} #${target.key}`, 'data-kind': target.kind }, ref.name);
+  const text = name ?? `${label(target.kind)} #${target.key}`;
+  if (target.kind === 'type') return h('a', { class: 'chip type', href, style: typeStyle(text), 'data-kind': 'type' }, text);
+  return h('a', { class: 'chip ref', href, title: `${label(target.kind)} #${target.key}`, 'data-kind': target.kind }, text);
 }
+
+const isRef = (value: unknown): value is NamedRef | UrlRef => isNamedRef(value) || isUrlRef(value);
 
 /** The record's English name where it has one, else its slug in words. */
 export function displayName(record: ApiRecord): string {
@@ -88,20 +93,24 @@ function scalar(value: unknown): Child {
   if (text === '') return h('span', { class: 'muted' }, 'empty');
   if (/^https?:\/\//.test(text)) {
     if (/\.(svg|png|gif|webp)$/.test(text)) return h('img', { class: 'inline-sprite', src: localUrl(text), alt: '', loading: 'lazy' });
+    // A sound (a creature's cry) plays where it is listed.
+    if (/\.(ogg|mp3|wav)$/.test(text)) return h('audio', { class: 'inline-sound', src: localUrl(text), controls: true, preload: 'none' });
     const target = recordOf(text);
-    return target ? h('a', { href: routeOf(target.kind, target.key) }, text) : h('a', { href: text }, text);
+    // A url into the API that names no record (a creature's encounters) opens its JSON next to this page.
+    return target ? h('a', { href: routeOf(target.kind, target.key) }, text) : h('a', { href: localUrl(text) }, text);
   }
   return h('span', { class: 'text' }, text);
 }
 
 function isPlain(value: unknown): boolean {
-  return value === null || typeof value !== 'object' || isNamedRef(value);
+  return value === null || typeof value !== 'object' || isRef(value);
 }
 
 /** A value as a page shows it; inside a table cell, objects are drawn on one line rather than stacked. */
 function valueOf(value: unknown, inCell = false): Child {
-  if (isNamedRef(value)) return refLink(value);
+  if (isRef(value)) return refLink(value);
   if (Array.isArray(value)) return list(value, inCell);
+  if (value && typeof value === 'object' && Object.keys(value).length === 0) return h('span', { class: 'muted' }, 'none');
   if (value && typeof value === 'object')
     return inCell ? inline(value as Record<string, unknown>) : fields(value as Record<string, unknown>);
   return scalar(value);
@@ -123,7 +132,7 @@ function capped(items: unknown[], render: (shown: unknown[]) => HTMLElement): HT
 
 function list(items: unknown[], inCell: boolean): Child {
   if (items.length === 0) return h('span', { class: 'muted' }, 'none');
-  if (items.every(isNamedRef)) return capped(items, (shown) => h('div', { class: 'chips' }, (shown as NamedRef[]).map(refLink)));
+  if (items.every(isRef)) return capped(items, (shown) => h('div', { class: 'chips' }, (shown as Array<NamedRef | UrlRef>).map(refLink)));
   if (items.every((i) => isPlain(i)))
     return h(
       'div',
@@ -208,9 +217,13 @@ export interface RecordView {
   parts?: Record<string, (value: unknown) => HTMLElement>;
   /** Links beside the record's buttons (a type's leads to the type chart). */
   links?: HTMLElement[];
+  /** Sections drawn first, under the header: what a record of the kind is looked up for (a creature's stats). */
+  lead?: HTMLElement[];
+  /** Fields those sections show, left out of the rest. */
+  drawn?: string[];
 }
 
-export function renderRecord({ kind, record, apiUrl, onCopy, parts = {}, links = [] }: RecordView): HTMLElement {
+export function renderRecord({ kind, record, apiUrl, onCopy, parts = {}, links = [], lead = [], drawn = [] }: RecordView): HTMLElement {
   const types = typeNames(kind, record);
   const accent = types[0] ? typeColour(types[0]) : undefined;
   const images = sprites(record);
@@ -220,7 +233,7 @@ export function renderRecord({ kind, record, apiUrl, onCopy, parts = {}, links =
   const sections: HTMLElement[] = [];
   const empty: string[] = [];
   for (const [k, v] of Object.entries(record)) {
-    if (k === 'id' || k === 'name' || k === 'sprites') continue;
+    if (k === 'id' || k === 'name' || k === 'sprites' || drawn.includes(k)) continue;
     if (Array.isArray(v) && v.length === 0) empty.push(label(k));
     else if (isPlain(v)) facts.push(h('div', { class: 'fact' }, h('dt', null, label(k)), h('dd', null, valueOf(v))));
     else sections.push(h('section', { class: 'part', 'data-field': k }, h('h2', null, label(k)), (parts[k] ?? valueOf)(v)));
@@ -271,6 +284,7 @@ export function renderRecord({ kind, record, apiUrl, onCopy, parts = {}, links =
         ),
       ),
     ),
+    lead,
     images.length
       ? h(
           'section',

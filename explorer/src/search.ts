@@ -1,4 +1,4 @@
-// Client-side search over a kind's list: by id ("25", "#25") or by name, best matches first.
+// Client-side search over a kind's list: by id ("25", "#25", "-1") or by name, best matches first.
 // Each entry is prepared once, so a query over many thousands of entries takes well under a frame.
 import { idOf, type ListItem } from './api.ts';
 
@@ -41,7 +41,8 @@ export function normalise(query: string): string {
 export function search(entries: readonly Entry[], query: string): Entry[] {
   const q = normalise(query);
   if (q === '') return entries.slice();
-  const qId = /^[0-9]+$/.test(q) ? String(Number(q)) : undefined;
+  // Ids run from -1, as PokeAPI's do (a move ailment's `unknown`).
+  const qId = /^-?[0-9]+$/.test(q) ? String(Number(q)) : undefined;
   const hits: Array<{ entry: Entry; rank: number }> = [];
   for (const entry of entries) {
     const r = rank(entry, q, qId);
