@@ -58,7 +58,12 @@ export type TypeRefs = NamedRef[];
 export interface ApiRecords {
   ability: Ability;
   'athlon-stat': AthlonStat;
+  'berry-firmness': BerryFirmness;
+  'berry-flavor': BerryFlavor;
+  berry: Berry;
   characteristic: Characteristic;
+  'contest-effect': ContestEffect;
+  'contest-type': ContestType;
   'creature-color': CreatureColor;
   'creature-form': CreatureForm;
   'creature-habitat': CreatureHabitat;
@@ -92,6 +97,7 @@ export interface ApiRecords {
   pokedex: Pokedex;
   region: Region;
   stat: Stat;
+  'super-contest-effect': SuperContestEffect;
   type: Type;
   'version-group': VersionGroup;
   version: Version;
@@ -177,6 +183,98 @@ export interface AthlonStat {
   names: Names;
 }
 /**
+ * How firm a berry is to the touch.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "BerryFirmness".
+ */
+export interface BerryFirmness {
+  id: number;
+  name: string;
+  names: Names;
+  berries: NamedRef[];
+}
+/**
+ * A taste a berry has, and the contest condition its treats raise.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "BerryFlavor".
+ */
+export interface BerryFlavor {
+  id: number;
+  name: string;
+  names: Names;
+  contest_type: NamedRef1;
+  /**
+   * The berries that taste of it at all (a potency above zero), each with its potency: derived from the berries' flavors.
+   */
+  berries: {
+    potency: number;
+    berry: NamedRef;
+  }[];
+}
+/**
+ * A reference to another record.
+ */
+export interface NamedRef1 {
+  name: string;
+  url: string;
+}
+/**
+ * A small fruit that grows from soil: a creature may hold it, and it is ground into treats for contests.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "Berry".
+ */
+export interface Berry {
+  id: number;
+  name: string;
+  /**
+   * Hours it takes to grow one stage (four stages to ripen); null where unknown.
+   */
+  growth_time: number | null;
+  /**
+   * The most berries one tree gives; null where unknown.
+   */
+  max_harvest: number | null;
+  /**
+   * The power of the move Natural Gift with this berry held; null where unknown.
+   */
+  natural_gift_power: number | null;
+  /**
+   * Across, in millimetres; null where unknown.
+   */
+  size: number | null;
+  /**
+   * How smooth its treats are: the lower, the more a creature's sheen grows from one.
+   */
+  smoothness: number | null;
+  /**
+   * How fast it dries the soil it grows in.
+   */
+  soil_dryness: number | null;
+  firmness: NamedRef | null;
+  /**
+   * How strongly it tastes of each flavor; each flavor lists the berries that taste of it at all.
+   */
+  flavors: {
+    potency: number;
+    flavor: NamedRef;
+  }[];
+  item: NamedRef2;
+  /**
+   * The type of the move Natural Gift with this berry held.
+   */
+  natural_gift_type: NamedRef | null;
+}
+/**
+ * A reference to another record.
+ */
+export interface NamedRef2 {
+  name: string;
+  url: string;
+}
+/**
  * A hint at a creature's highest individual stat.
  *
  * This interface was referenced by `ApiRecords`'s JSON-Schema
@@ -194,6 +292,53 @@ export interface Characteristic {
     description: string;
     language: NamedRef;
   }[];
+}
+/**
+ * What a move does in a contest: the appeal it earns and how much it jams the others.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "ContestEffect".
+ */
+export interface ContestEffect {
+  id: number;
+  /**
+   * The hearts of appeal the move earns.
+   */
+  appeal: number;
+  /**
+   * The hearts of appeal it takes from the creatures that went before.
+   */
+  jam: number;
+  effect_entries: {
+    effect: string;
+    language: NamedRef;
+  }[];
+  flavor_text_entries: {
+    flavor_text: string;
+    language: NamedRef;
+  }[];
+}
+/**
+ * A condition judged in contests, such as coolness, and the colour it is shown in.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "ContestType".
+ */
+export interface ContestType {
+  id: number;
+  name: string;
+  names: {
+    name: string;
+    /**
+     * The colour it is shown in, in the language's words (may be empty).
+     */
+    color: string;
+    language: NamedRef;
+  }[];
+  /**
+   * The flavor whose treats raise it: derived from the flavor that names it its contest type.
+   */
+  berry_flavor: NamedRef | null;
 }
 /**
  * The colour a Pokédex sorts species by: the main colour of their bodies.
@@ -615,7 +760,7 @@ export interface ChainLink {
  */
 export interface EvolutionDetail {
   trigger: NamedRef;
-  version_group: NamedRef1;
+  version_group: NamedRef3;
   /**
    * The species' usual way of evolving, where it has several.
    */
@@ -695,7 +840,7 @@ export interface EvolutionDetail {
 /**
  * A reference to another record.
  */
-export interface NamedRef1 {
+export interface NamedRef3 {
   name: string;
   url: string;
 }
@@ -1068,6 +1213,49 @@ export interface Move {
     change: Int32;
     stat: NamedRef;
   }[];
+  /**
+   * The contest condition the move appeals to; null for none.
+   */
+  contest_type: NamedRef | null;
+  /**
+   * What the move does in a contest; null for none.
+   */
+  contest_effect: Resource | null;
+  /**
+   * What the move does in a super contest; null for none.
+   */
+  super_contest_effect: Resource | null;
+  /**
+   * The moves that earn extra appeal used right after or right before this one, in contests (normal) and super contests (super); null when it has none. An author writes use_before alone: each use_after is derived from the other moves' use_before.
+   */
+  contest_combos: {
+    /**
+     * Its combos in contests.
+     */
+    normal: {
+      /**
+       * The moves that earn extra appeal used right after this one; null for none.
+       */
+      use_before: NamedRef[] | null;
+      /**
+       * The moves that make this one earn extra appeal used right before it; null for none: derived from their use_before.
+       */
+      use_after: NamedRef[] | null;
+    };
+    /**
+     * Its combos in super contests.
+     */
+    super: {
+      /**
+       * The moves that earn extra appeal used right after this one; null for none.
+       */
+      use_before: NamedRef[] | null;
+      /**
+       * The moves that make this one earn extra appeal used right before it; null for none: derived from their use_before.
+       */
+      use_after: NamedRef[] | null;
+    };
+  } | null;
   learned_by_creature: NamedRef[];
 }
 /**
@@ -1082,6 +1270,14 @@ export interface Nature {
   names: Names;
   increased_stat: NamedRef | null;
   decreased_stat: NamedRef | null;
+  /**
+   * The flavor it likes (that of its increased stat); null for a nature that changes no stat.
+   */
+  likes_flavor: NamedRef | null;
+  /**
+   * The flavor it dislikes (that of its decreased stat); null for a nature that changes no stat.
+   */
+  hates_flavor: NamedRef | null;
   athlon_stat_changes: {
     max_change: Int32;
     athlon_stat: NamedRef;
@@ -1211,6 +1407,24 @@ export interface Stat {
 export interface ShortNamedRef {
   name: string;
   url: string;
+}
+/**
+ * What a move does in a super contest: the appeal it earns.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "SuperContestEffect".
+ */
+export interface SuperContestEffect {
+  id: number;
+  /**
+   * The hearts of appeal the move earns.
+   */
+  appeal: number;
+  flavor_text_entries: {
+    flavor_text: string;
+    language: NamedRef;
+  }[];
+  moves: NamedRef[];
 }
 /**
  * A property of creatures and of their moves, with what it is super effective, not very effective and completely ineffective against.

@@ -1,4 +1,4 @@
-// A kind of one's own, as docs/KINDS.md adds it: in a copy of the project, a schema (berry.json), a
+// A kind of one's own, as docs/KINDS.md adds it: in a copy of the project, a schema (trinket.json), a
 // list of the records pointing at a type declared on the type's schema (x-inverse), `npm run types`
 // and two YAML records, no code. The kind is then everywhere a kind is: the index, its list, its
 // records by id and by name, its NDJSON file, the OpenAPI document, /schema/v2/, the types, the
@@ -18,11 +18,11 @@ const BASE = 'http://localhost:3000';
 // The build's own default address (vitest sets BASE_URL to one of its own).
 const env = { ...process.env, BASE_URL: BASE };
 
-const BERRY = {
+const TRINKET = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
-  $id: 'berry.json',
-  title: 'Berry',
-  description: 'A small fruit a creature may hold.',
+  $id: 'trinket.json',
+  title: 'Trinket',
+  description: 'A small bead a creature may wear.',
   type: 'object',
   required: ['id', 'name', 'size', 'type', 'names'],
   additionalProperties: false,
@@ -34,10 +34,10 @@ const BERRY = {
     names: { $ref: 'common.json#/$defs/Names' },
   },
 };
-const BERRIES = {
+const TRINKETS = {
   type: 'array',
-  items: { $ref: 'common.json#/$defs/NamedRef', 'x-ref': 'berry' },
-  'x-inverse': { kind: 'berry', field: 'type' },
+  items: { $ref: 'common.json#/$defs/NamedRef', 'x-ref': 'trinket' },
+  'x-inverse': { kind: 'trinket', field: 'type' },
 };
 const record = (id: number, name: string, type: string, en: string) =>
   `id: ${id}\nname: ${name}\nsize: ${id * 10}\ntype: ${type}\nnames:\n  - { name: ${en}, language: en }\n`;
@@ -76,14 +76,14 @@ const read = (rel: string) => fs.readFileSync(path.join(root, rel), 'utf8');
 beforeAll(async () => {
   root = await copyProject();
   out = path.join(root, 'dist');
-  fs.writeFileSync(path.join(root, 'schemas/berry.json'), `${JSON.stringify(BERRY, null, 2)}\n`);
+  fs.writeFileSync(path.join(root, 'schemas/trinket.json'), `${JSON.stringify(TRINKET, null, 2)}\n`);
   const typeSchema = JSON.parse(read('schemas/type.json'));
-  typeSchema.properties.berries = BERRIES;
-  typeSchema.required.push('berries');
+  typeSchema.properties.trinkets = TRINKETS;
+  typeSchema.required.push('trinkets');
   fs.writeFileSync(path.join(root, 'schemas/type.json'), `${JSON.stringify(typeSchema, null, 2)}\n`);
-  fs.mkdirSync(path.join(root, 'data/berry'));
-  fs.writeFileSync(path.join(root, 'data/berry/oran.yaml'), record(2, 'oran', 'water', 'Oran Berry'));
-  fs.writeFileSync(path.join(root, 'data/berry/cheri.yaml'), record(1, 'cheri', 'fire', 'Cheri Berry'));
+  fs.mkdirSync(path.join(root, 'data/trinket'));
+  fs.writeFileSync(path.join(root, 'data/trinket/pearl.yaml'), record(2, 'pearl', 'water', 'Pearl Bead'));
+  fs.writeFileSync(path.join(root, 'data/trinket/ember.yaml'), record(1, 'ember', 'fire', 'Ember Bead'));
   types = await command(root, 'npm', ['run', 'types']);
   built = await command(root, process.execPath, ['build/launch.mjs', 'build']);
 }, 600_000);
@@ -96,72 +96,72 @@ describe('a kind from a schema alone', () => {
   it('builds, and its records are counted', () => {
     expect(types.code, types.out).toBe(0);
     expect(built.code, built.out).toBe(0);
-    expect(built.out).toMatch(/^ {2}berry +2$/m);
+    expect(built.out).toMatch(/^ {2}trinket +2$/m);
   });
 
   it('is in the index, and its list holds its records by id', () => {
-    expect(readJson('api/v2/index.json').berry).toBe(`${BASE}/api/v2/berry/`);
-    expect(readJson('api/v2/berry/index.json')).toEqual({
+    expect(readJson('api/v2/index.json').trinket).toBe(`${BASE}/api/v2/trinket/`);
+    expect(readJson('api/v2/trinket/index.json')).toEqual({
       count: 2,
       next: null,
       previous: null,
       results: [
-        { name: 'cheri', url: `${BASE}/api/v2/berry/1/` },
-        { name: 'oran', url: `${BASE}/api/v2/berry/2/` },
+        { name: 'ember', url: `${BASE}/api/v2/trinket/1/` },
+        { name: 'pearl', url: `${BASE}/api/v2/trinket/2/` },
       ],
     });
   });
 
   it('publishes each record by id and by name, its reference resolved, and all of them in its NDJSON file', () => {
-    const cheri = readJson('api/v2/berry/1/index.json');
-    expect(cheri).toEqual({
+    const ember = readJson('api/v2/trinket/1/index.json');
+    expect(ember).toEqual({
       id: 1,
-      name: 'cheri',
+      name: 'ember',
       size: 10,
       type: { name: 'fire', url: `${BASE}/api/v2/type/2/` },
-      names: [{ name: 'Cheri Berry', language: { name: 'en', url: `${BASE}/api/v2/language/1/` } }],
+      names: [{ name: 'Ember Bead', language: { name: 'en', url: `${BASE}/api/v2/language/1/` } }],
     });
-    expect(readJson('api/v2/berry/cheri/index.json')).toEqual(cheri);
-    const lines = fs.readFileSync(path.join(out, 'api/v2/berry/all.ndjson'), 'utf8').trim().split('\n');
-    expect(lines.map((line) => JSON.parse(line).name)).toEqual(['cheri', 'oran']);
-    expect(readJson('api/v2/ndjson/index.json').results).toContainEqual({ name: 'berry', url: `${BASE}/api/v2/berry/all.ndjson` });
+    expect(readJson('api/v2/trinket/ember/index.json')).toEqual(ember);
+    const lines = fs.readFileSync(path.join(out, 'api/v2/trinket/all.ndjson'), 'utf8').trim().split('\n');
+    expect(lines.map((line) => JSON.parse(line).name)).toEqual(['ember', 'pearl']);
+    expect(readJson('api/v2/ndjson/index.json').results).toContainEqual({ name: 'trinket', url: `${BASE}/api/v2/trinket/all.ndjson` });
   });
 
-  it('lists the berries on the type each names: the list declared in the schema, no code', () => {
+  it('lists the trinkets on the type each names: the list declared in the schema, no code', () => {
     const types = readJson('api/v2/type/index.json').results as Array<{ name: string; url: string }>;
-    const berriesOf = (name: string) => readJson(`api/v2/type/${name}/index.json`).berries;
-    expect(berriesOf('fire')).toEqual([{ name: 'cheri', url: `${BASE}/api/v2/berry/1/` }]);
-    expect(berriesOf('water')).toEqual([{ name: 'oran', url: `${BASE}/api/v2/berry/2/` }]);
-    for (const { name } of types.filter((t) => !['fire', 'water'].includes(t.name))) expect(berriesOf(name), name).toEqual([]);
+    const trinketsOf = (name: string) => readJson(`api/v2/type/${name}/index.json`).trinkets;
+    expect(trinketsOf('fire')).toEqual([{ name: 'ember', url: `${BASE}/api/v2/trinket/1/` }]);
+    expect(trinketsOf('water')).toEqual([{ name: 'pearl', url: `${BASE}/api/v2/trinket/2/` }]);
+    for (const { name } of types.filter((t) => !['fire', 'water'].includes(t.name))) expect(trinketsOf(name), name).toEqual([]);
   });
 
   it('is described by the OpenAPI document and /schema/v2/, with the type’s new list', () => {
     const doc = readJson('api/v2/openapi.json');
-    expect(doc.paths['/api/v2/berry/'].get.responses['200'].content['application/json'].schema.$ref).toBe(
+    expect(doc.paths['/api/v2/trinket/'].get.responses['200'].content['application/json'].schema.$ref).toBe(
       '#/components/schemas/NamedRefList',
     );
-    expect(doc.paths['/api/v2/berry/{id}/'].get.responses['200'].content['application/json'].schema.$ref).toBe(
-      '#/components/schemas/Berry',
+    expect(doc.paths['/api/v2/trinket/{id}/'].get.responses['200'].content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/Trinket',
     );
-    expect(doc.components.schemas.Berry.properties.size).toEqual({ type: 'integer', minimum: 1, description: 'Across, in millimetres.' });
-    expect(doc.components.schemas.Type.properties.berries).toEqual({ type: 'array', items: { $ref: '#/components/schemas/NamedRef' } });
-    const schema = readJson('schema/v2/berry.json');
-    expect(schema.$id).toBe(`${BASE}/schema/v2/berry.json`);
+    expect(doc.components.schemas.Trinket.properties.size).toEqual({ type: 'integer', minimum: 1, description: 'Across, in millimetres.' });
+    expect(doc.components.schemas.Type.properties.trinkets).toEqual({ type: 'array', items: { $ref: '#/components/schemas/NamedRef' } });
+    const schema = readJson('schema/v2/trinket.json');
+    expect(schema.$id).toBe(`${BASE}/schema/v2/trinket.json`);
     expect(schema.properties.type).toEqual({ $ref: 'common.json#/$defs/NamedRef' });
-    expect(readJson('schema/v2/type.json').properties.berries.items).toEqual({ $ref: 'common.json#/$defs/NamedRef' });
+    expect(readJson('schema/v2/type.json').properties.trinkets.items).toEqual({ $ref: 'common.json#/$defs/NamedRef' });
   });
 
   it('has its TypeScript type, its source schema for editors and its line in the editor settings, from `npm run types`', () => {
     const api = read('build/api-types.ts');
-    expect(api).toMatch(/export interface Berry \{/);
-    expect(api).toMatch(/berry: Berry;/);
-    expect(api).toMatch(/berries: NamedRef\[\];/);
-    const source = JSON.parse(read('schemas/source/berry.json'));
+    expect(api).toMatch(/export interface Trinket \{/);
+    expect(api).toMatch(/trinket: Trinket;/);
+    expect(api).toMatch(/trinkets: NamedRef\[\];/);
+    const source = JSON.parse(read('schemas/source/trinket.json'));
     expect(source.properties.type['x-ref']).toBe('type');
-    expect(JSON.parse(read('schemas/source/type.json')).properties.berries).toBeUndefined(); // derived: never written
-    expect(JSON.parse(read('.vscode/settings.json'))['yaml.schemas']['.editor-schemas/berry.json']).toEqual([
-      'data/berry/*.yaml',
-      'data/berry/*.yml',
+    expect(JSON.parse(read('schemas/source/type.json')).properties.trinkets).toBeUndefined(); // derived: never written
+    expect(JSON.parse(read('.vscode/settings.json'))['yaml.schemas']['.editor-schemas/trinket.json']).toEqual([
+      'data/trinket/*.yaml',
+      'data/trinket/*.yml',
     ]);
   });
 
@@ -177,20 +177,20 @@ describe('a kind from a schema alone', () => {
       await server?.close();
     });
 
-    it('is in the kind menu and on the home page, and a berry has its page, linked from its type', async () => {
+    it('is in the kind menu and on the home page, and a trinket has its page, linked from its type', async () => {
       const page = await browser.newPage();
       await page.goto(`${server.url}/`);
-      await expect.poll(() => page.locator('#kind option[value="berry"]').textContent()).toBe('Berry');
-      await expect.poll(() => page.locator('.kind-card .kind-name').allTextContents()).toContain('Berry');
-      await page.selectOption('#kind', 'berry');
-      await page.waitForURL(/#\/berry$/);
-      await expect.poll(() => page.locator('#results li a .name').allTextContents()).toEqual(['cheri', 'oran']);
+      await expect.poll(() => page.locator('#kind option[value="trinket"]').textContent()).toBe('Trinket');
+      await expect.poll(() => page.locator('.kind-card .kind-name').allTextContents()).toContain('Trinket');
+      await page.selectOption('#kind', 'trinket');
+      await page.waitForURL(/#\/trinket$/);
+      await expect.poll(() => page.locator('#results li a .name').allTextContents()).toEqual(['ember', 'pearl']);
       await page.goto(`${server.url}/#/type/fire`);
-      await page.locator('a[href="#/berry/1"]').click();
-      await page.waitForURL(/#\/berry\/1$/);
+      await page.locator('a[href="#/trinket/1"]').click();
+      await page.waitForURL(/#\/trinket\/1$/);
       await page
         .locator('.record h1')
-        .filter({ hasText: /^Cheri Berry$/ })
+        .filter({ hasText: /^Ember Bead$/ })
         .waitFor();
       expect(await page.locator('.record a[href="#/type/2"]').count()).toBeGreaterThan(0);
       await page.close();
@@ -199,12 +199,12 @@ describe('a kind from a schema alone', () => {
 
   it('refuses, in one line, an x-inverse naming a field that does not point at the kind holding the list', async () => {
     const typeSchema = JSON.parse(read('schemas/type.json'));
-    typeSchema.properties.berries['x-inverse'].field = 'size';
+    typeSchema.properties.trinkets['x-inverse'].field = 'size';
     fs.writeFileSync(path.join(root, 'schemas/type.json'), JSON.stringify(typeSchema));
     const { code, out: said } = await command(root, process.execPath, ['build/launch.mjs', 'build', '--check']);
     expect(code).toBe(2);
     expect(said.trim().split('\n').at(-1)).toBe(
-      'schemas/type.json: the x-inverse of berries: berry.size is not a reference to a type, nor a list of them',
+      'schemas/type.json: the x-inverse of trinkets: trinket.size is not a reference to a type, nor a list of them',
     );
     expect(said).not.toMatch(/\n\s+at /); // no stack trace
   });

@@ -139,10 +139,12 @@ describe('source format', () => {
     const unpublished = [...schemas.kinds.values()].flatMap((info) => info.unpublished.map((field) => `${info.kind}.${field}`));
     expect(unpublished.sort()).toEqual([
       'characteristic.name',
+      'contest-effect.name',
       'creature-species.evolution_details',
       'creature-species.gender_required_to_evolve',
       'evolution-chain.name',
       'item.affected_stats',
+      'super-contest-effect.name',
     ]);
     for (const key of unpublished) {
       const [kind, field] = key.split('.') as [string, string];

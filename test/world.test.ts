@@ -328,6 +328,42 @@ describe('moves, natures, items and stats', () => {
       ).toContain(`${BASE}/api/v2/characteristic/${c.id}/`);
     }
   });
+
+  it('gives a move as used after the moves whose use_before name it, and null where it has no combo at all', () => {
+    const moves = records('move');
+    let combos = 0;
+    for (const move of moves) {
+      if (move.contest_combos === null) continue;
+      for (const set of ['normal', 'super']) {
+        const naming = moves.filter((m) => names(m.contest_combos?.[set].use_before).includes(move.name)).map((m) => m.name);
+        const after = move.contest_combos[set].use_after;
+        expect(after === null ? [] : names(after), `${move.name} ${set}`).toEqual(naming);
+        expect(after === null, `${move.name} ${set}: none is null`).toBe(naming.length === 0);
+        combos += naming.length;
+      }
+      const sides = [move.contest_combos.normal, move.contest_combos.super];
+      expect(
+        sides.some((side) => side.use_before !== null || side.use_after !== null),
+        move.name,
+      ).toBe(true);
+    }
+    expect(combos).toBeGreaterThan(0);
+  });
+
+  it('lists under each flavor the berries that have some of it, with their potency, and each flavor under its contest type', () => {
+    const flavors = records('berry-flavor');
+    for (const flavor of flavors) {
+      const some = records('berry').flatMap((b) =>
+        b.flavors.filter((f: Rec) => f.flavor.name === flavor.name && f.potency > 0).map((f: Rec) => [f.potency, b.name]),
+      );
+      expect(some.length, flavor.name).toBeGreaterThan(0);
+      expect(
+        flavor.berries.map((b: Rec) => [b.potency, b.berry.name]),
+        flavor.name,
+      ).toEqual(some);
+      expect(named('contest-type').get(flavor.contest_type.name)!.berry_flavor.name, flavor.name).toBe(flavor.name);
+    }
+  });
 });
 
 describe('genders', () => {

@@ -183,15 +183,48 @@ function natures(world: World): Disagreement[] {
   return compare(statSide, natureSide);
 }
 
-/** A list on one kind against a reference on the other: `target.field` lists X iff X's `via` points at it. */
+/**
+ * A list on one kind against a reference on the other: `target.field` lists X iff X's `via` points
+ * at it. A `field` holding one reference (a contest type's berry flavor) is a list of it.
+ */
 function inverse(world: World, target: string, field: string, from: string, via: string): Disagreement[] {
   const listSide = sideOf(`${target}.${field}`, world, target, (self) =>
-    naming(world, from, self[field]).map((i): Claim => [`${self.id}<${idOf(i)}`, `${field} lists ${i.name ?? i.url}`]),
+    naming(world, from, [self[field]].flat()).map((i): Claim => [`${self.id}<${idOf(i)}`, `${field} lists ${i.name ?? i.url}`]),
   );
   const refSide = sideOf(`${from}.${via}`, world, from, (self) =>
     pointing(world, target, self[via], () => [`${idOf(self[via])}<${self.id}`, `${via} is ${self[via].name}`]),
   );
   return compare(listSide, refSide);
+}
+
+/** A flavor's berries, each with its potency, against each berry's flavors of some potency. */
+function flavorBerries(world: World): Disagreement[] {
+  const flavorSide = sideOf('berry-flavor.berries', world, 'berry-flavor', (f) =>
+    naming(world, 'berry', f.berries, (b) => b.berry).map((b): Claim => [
+      `${f.id}<${idOf(b.berry)}=${b.potency}`,
+      `berries lists ${b.berry.name} at ${b.potency}`,
+    ]),
+  );
+  const berrySide = sideOf('berry.flavors', world, 'berry', (b) =>
+    naming(world, 'berry-flavor', b.flavors, (f) => f.flavor)
+      .filter((f) => f.potency > 0)
+      .map((f): Claim => [`${idOf(f.flavor)}<${b.id}=${f.potency}`, `flavors gives ${f.flavor.name} ${f.potency}`]),
+  );
+  return compare(flavorSide, berrySide);
+}
+
+/** A move's contest combos: A's `use_before` holds B iff B's `use_after` holds A, in contests and in super contests. */
+function contestCombos(world: World): Disagreement[] {
+  const side = (field: 'use_before' | 'use_after') =>
+    sideOf(`move.contest_combos.*.${field}`, world, 'move', (m) =>
+      ['normal', 'super'].flatMap((set) =>
+        naming(world, 'move', m.contest_combos?.[set]?.[field]).map((other): Claim => {
+          const [first, second] = field === 'use_before' ? [m.id, idOf(other)] : [idOf(other), m.id];
+          return [`${set} ${first}>${second}`, `${set}.${field} lists ${other.name}`];
+        }),
+      ),
+    );
+  return compare(side('use_before'), side('use_after'));
 }
 
 /** A type's `pokemon` (with slots) against each creature's `types`. */
@@ -270,6 +303,11 @@ export function checkAgreements(world: World): Disagreement[] {
     ...inverse(world, 'generation', 'version_groups', 'version-group', 'generation'),
     ...inverse(world, 'type', 'moves', 'move', 'type'),
     ...inverse(world, 'move-damage-class', 'moves', 'move', 'damage_class'),
+    ...inverse(world, 'berry-firmness', 'berries', 'berry', 'firmness'),
+    ...inverse(world, 'contest-type', 'berry_flavor', 'berry-flavor', 'contest_type'),
+    ...inverse(world, 'super-contest-effect', 'moves', 'move', 'super_contest_effect'),
+    ...flavorBerries(world),
+    ...contestCombos(world),
     ...typeCreatures(world),
     ...varieties(world),
     ...maxChances(world),

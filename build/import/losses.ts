@@ -23,6 +23,9 @@ export const CATEGORIES: Record<string, string> = {
   'null-reference':
     'a null reference the specification requires (a type\u2019s or a stat\u2019s move damage class) becomes the first record of its kind by id',
   'characteristic-name': 'a characteristic (PokeAPI gives it no name) is named after its English description, or characteristic-<id>',
+  'contest-effect-name': 'a contest effect (PokeAPI gives it no name) is named after its English effect, or contest-effect-<id>',
+  'super-contest-effect-name':
+    'a super contest effect (PokeAPI gives it no name) is named after its English flavor text, or super-contest-effect-<id>',
   'duplicate-name': 'a record named as another of its kind with a lower id is named <name>-<id>: a name is unique within its kind',
   'gender-to-evolve': 'a species PokeAPI lists under several genders needed to evolve keeps the first (the source names one)',
   'trigger-condition': 'a form trigger condition the source format cannot hold (no record named, or a word it does not know)',

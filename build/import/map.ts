@@ -25,6 +25,9 @@ export function mapRecord(kind: string, record: Poke, info: KindInfo, world: Wor
 function mapNode(source: Schema, response: Schema | undefined, value: unknown, at: string, walk: Walk, required = false): Out {
   if (source['x-ref']) return mapRef(source, value, at, walk, required);
   if (source['x-ref-by']) return mapTrigger(source, value, at, walk);
+  // A list or an object that may be null (`oneOf` it and null) is mapped as that branch, when it is not null.
+  const branch = value !== null && !source.items && !source.properties ? branchFor(source, value) : undefined;
+  if (branch) return mapNode(branch, branchFor(response, value) ?? response, value, at, walk, required);
   if (Array.isArray(value)) {
     if (!source.items) return value;
     return value.map((item) => mapNode(source.items, response?.items, item, `${at}[]`, walk)).filter((item) => item !== DROP);
@@ -69,6 +72,12 @@ function ordered(out: Poke, source: Schema): Poke {
     if (!optionalList) sorted[key] = out[key];
   }
   return sorted;
+}
+
+/** The branch of a `oneOf` (or `anyOf`) that holds `value`'s shape: a list's, or an object's. */
+function branchFor(schema: Schema | undefined, value: unknown): Schema | undefined {
+  const list = Array.isArray(value);
+  return (schema?.oneOf ?? schema?.anyOf ?? []).find((s: Schema) => (list ? s.items : s.properties) !== undefined);
 }
 
 function propertiesOf(schema: Schema | undefined): Record<string, Schema> {

@@ -25,7 +25,8 @@ export function prepareWorld(world: World, losses: Losses): World {
     }
     out.set(kind, prepared);
   }
-  if (out.has('characteristic')) out.set('characteristic', nameCharacteristics(out.get('characteristic')!, losses));
+  for (const [kind, from] of Object.entries(NAMED_AFTER))
+    if (out.has(kind)) out.set(kind, nameAfterText(kind, out.get(kind)!, from, losses));
   for (const [kind, records] of out) out.set(kind, uniqueNames(kind, records, losses));
   return out;
 }
@@ -118,20 +119,31 @@ function typeRelations(type: Poke): Poke {
   };
 }
 
-/** PokeAPI's characteristics have no name; the source's do. Named from the English description, unique. */
-function nameCharacteristics(records: Map<number, Poke>, losses: Losses): Map<number, Poke> {
+/**
+ * The kinds PokeAPI gives no name, which the source's records have (a file's name): each with the
+ * list of texts whose English one names a record.
+ */
+const NAMED_AFTER: Record<string, { list: string; text: string }> = {
+  characteristic: { list: 'descriptions', text: 'description' },
+  'contest-effect': { list: 'effect_entries', text: 'effect' },
+  'super-contest-effect': { list: 'flavor_text_entries', text: 'flavor_text' },
+};
+
+/** Each record of a kind PokeAPI gives no name, named from its English text, unique: `<kind>-<id>` where that cannot be. */
+function nameAfterText(kind: string, records: Map<number, Poke>, from: { list: string; text: string }, losses: Losses): Map<number, Poke> {
   const taken = new Set<string>();
   const out = new Map<number, Poke>();
   for (const [id, record] of [...records].sort(([a], [b]) => a - b)) {
-    const english = (record.descriptions ?? []).find((d: Poke) => d?.language?.name === 'en')?.description;
+    const english = (record[from.list] ?? []).find((d: Poke) => d?.language?.name === 'en')?.[from.text];
     const slug = String(english ?? '')
       .normalize('NFKD')
+      .replace(/\p{M}/gu, '') // the accents NFKD sets apart: "Pokémon" is "pokemon"
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-+|-+$/g, '');
-    const name = isSlug(slug) && !taken.has(slug) ? slug : `characteristic-${id}`;
+    const name = isSlug(slug) && !taken.has(slug) ? slug : `${kind}-${id}`;
     taken.add(name);
-    losses.add('substituted', 'characteristic-name', 'characteristic', 'name', name);
+    losses.add('substituted', `${kind}-name`, kind, 'name', name);
     out.set(id, { ...record, name });
   }
   return out;

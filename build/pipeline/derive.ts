@@ -457,6 +457,58 @@ function evolutionChains(ctx: Across): void {
   }
 }
 
+// --- berries and contests ----------------------------------------------------------------------
+
+/**
+ * A flavor's berries: those that taste of it at all (a potency above zero), each with its potency,
+ * by berry id. A berry states every flavor's potency, zero included, as PokeAPI's do; its flavors
+ * list only the berries with some.
+ */
+function flavorBerries({ store, filled }: Across): void {
+  const berries = new Map<Entry, Data[]>();
+  for (const berry of store.valid('berry')) {
+    for (const { potency, flavor } of berry.data.flavors ?? []) {
+      const target = store.target(flavor);
+      if (target && potency > 0) push(berries, target, { potency, berry: store.ref(berry) });
+    }
+  }
+  for (const flavor of filled('berry-flavor')) flavor.data.berries = berries.get(flavor) ?? [];
+}
+
+/** The two sets of contest combos a move has: in contests and in super contests. */
+const COMBO_SETS = ['normal', 'super'] as const;
+
+/**
+ * A move's contest combos. The author writes, per set, the moves that follow it in a combo
+ * (`use_before`); the moves it follows (`use_after`) are the moves naming it so, by id. A side with
+ * none is null, and so is the whole of a move with no combo in either set, as PokeAPI gives them.
+ */
+function contestCombos({ store, filled }: Across): void {
+  const combos = COMBO_SETS.map((set) => ({ set, before: new Map<Entry, Entry[]>(), after: new Map<Entry, Entry[]>() }));
+  for (const move of store.valid('move')) {
+    for (const { set, before, after } of combos) {
+      for (const next of comboTargets(store, move, set)) {
+        push(before, move, next);
+        push(after, next, move);
+      }
+    }
+  }
+  const refs = (moves: Entry[] | undefined) => (moves ? moves.map((m) => store.ref(m)) : null);
+  for (const move of filled('move')) {
+    const sides = combos.map(
+      ({ set, before, after }) => [set, { use_before: refs(before.get(move)), use_after: refs(after.get(move)) }] as const,
+    );
+    const none = sides.every(([, side]) => side.use_before === null && side.use_after === null);
+    move.data.contest_combos = none ? null : Object.fromEntries(sides);
+  }
+}
+
+/** The moves a move names as following it in a combo of `set`, once each, as written. */
+function comboTargets(store: Store, move: Entry, set: string): Entry[] {
+  const named = (move.data.contest_combos?.[set]?.use_before ?? []).map((ref: unknown) => store.target(ref));
+  return [...new Set<Entry | undefined>(named)].filter((entry): entry is Entry => entry !== undefined);
+}
+
 // --- the derivations, by kind and field --------------------------------------------------------
 
 /** The derivations written here: those that are more than a list of the records pointing at one. */
@@ -572,6 +624,8 @@ const written: Record<string, Derivation> = {
       }
     },
   },
+  'berry-flavor.berries': { reads: { berry: ['flavors'] }, run: flavorBerries },
+  'move.contest_combos': { reads: { move: ['contest_combos'] }, run: contestCombos },
   'characteristic.possible_values': {
     reads: { characteristic: ['gene_modulo'] },
     run: ({ filled }) => {
