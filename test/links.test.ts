@@ -83,8 +83,10 @@ describe('references', () => {
   it('publish each record by id and by name with the same bytes, location-area, characteristic and evolution-chain by id only', async () => {
     expect([...kinds.values()].filter((info) => !info.byName).map((info) => info.kind)).toEqual([
       'characteristic',
+      'contest-effect',
       'evolution-chain',
       'location-area',
+      'super-contest-effect',
     ]);
     const files = await listFiles(out);
     for (const kind of Object.keys(read('api/v2/index.json'))) {
