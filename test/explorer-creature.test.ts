@@ -29,10 +29,32 @@ const DEX = 'emberpup';
 const PLAIN = 'tidefin';
 
 /** An ability of the test's own, the creature's hidden one; its id clear of the starter world's. */
-const HIDDEN_ABILITY = { id: 901, name: 'cinder-veil', names: [{ name: 'Cinder Veil', language: 'en' }] };
+const HIDDEN_ABILITY = {
+  id: 901,
+  name: 'cinder-veil',
+  names: [
+    { name: 'Cinder Veil', language: 'en' },
+    { name: 'Voile de Cendre', language: 'fr' },
+  ],
+  effect_entries: [
+    {
+      effect: 'Halves the damage of fire moves taken, and raises Defense when hit by one.',
+      short_effect: 'Halves fire damage taken.',
+      language: 'en',
+    },
+    {
+      effect: 'Divise par deux les dégâts des capacités de feu subies.',
+      short_effect: 'Divise par deux les dégâts de feu.',
+      language: 'fr',
+    },
+  ],
+};
 
-/** Two version groups, each method, a tie in level broken by `order`. */
+/** Its size; its moves in two version groups, by each method, a tie in level broken by `order`. */
 const DEX_FIELDS = {
+  height: 7,
+  weight: 69,
+  base_experience: 64,
   abilities: [
     { ability: HIDDEN_ABILITY.name, is_hidden: true, slot: 3 },
     { ability: 'blaze-heart', is_hidden: false, slot: 1 },
@@ -93,6 +115,13 @@ const ref = (kind: string, name: string, id: number): NamedRef => ({ name, url: 
 
 /** A creature's encounters, at the file a static host serves for `/api/v2/creature/<id>/encounters/`. */
 const encountersOf = (creature: Creature) => `creature/${creature.id}/encounters/index.json`;
+
+interface AbilityRecord {
+  names: Array<{ name: string; language: NamedRef }>;
+  effect_entries?: Array<{ short_effect: string; language: NamedRef }>;
+}
+
+const english = <T extends { language: NamedRef }>(entries: T[]) => entries.find((e) => e.language.name === 'en');
 
 async function creatureNamed(name: string): Promise<Creature> {
   return getJson<Creature>(`creature/${name}/`);
@@ -363,6 +392,16 @@ describe.each(WIDTHS)('a creature at $viewport.width px', ({ name: width, ...opt
   test('shows its types, base stats and abilities, the hidden one marked', async () => {
     const creature = await creatureNamed(DEX);
     await open(page, creature);
+    // Its size in metres and kilograms: the record gives decimetres and hectograms.
+    const profile = await page
+      .locator('.dex[data-part="profile"] .fact')
+      .evaluateAll((facts) => facts.map((f) => [f.getAttribute('data-field'), f.querySelector('dd')!.textContent]));
+    expect(profile).toEqual([
+      ['height', `${creature.height! / 10} m`],
+      ['weight', `${creature.weight! / 10} kg`],
+      ['base_experience', String(creature.base_experience)],
+    ]);
+    expect(profile.slice(0, 2).map(([, text]) => text)).toEqual(['0.7 m', '6.9 kg']);
     const types = [...creature.types].sort((a, b) => a.slot - b.slot).map((t) => t.type.name);
     expect(await page.locator('.record-head .chip.type').allTextContents()).toEqual(types);
 
@@ -381,7 +420,7 @@ describe.each(WIDTHS)('a creature at $viewport.width px', ({ name: width, ...opt
     expect(await page.locator('.dex[data-part="stats"] .stat.total .value').textContent()).toBe(String(total));
     // A stat goes by its English name, from its record.
     const hp = await getJson<{ names: Array<{ name: string; language: NamedRef }> }>('stat/hp/');
-    expect(await page.locator('.stat[data-stat="hp"] dt').textContent()).toBe(hp.names.find((n) => n.language.name === 'en')!.name);
+    expect(await page.locator('.stat[data-stat="hp"] dt').textContent()).toBe(english(hp.names)!.name);
     for (const s of creature.stats.filter((s) => s.effort > 0))
       expect(await page.locator(`.effort [data-stat="${s.stat.name}"]`).textContent()).toMatch(new RegExp(`^${s.effort} `));
 
@@ -391,14 +430,26 @@ describe.each(WIDTHS)('a creature at $viewport.width px', ({ name: width, ...opt
         href: li.querySelector('a')!.getAttribute('href'),
         hidden: !!li.querySelector('.badge'),
         slot: li.querySelector('.slot')!.textContent,
+        effect: li.querySelector('.effect')?.textContent ?? null,
       })),
     );
-    expect(abilities).toEqual(
+    // Each by its English name and with what it does in short, from its record, where it says.
+    const expected = await Promise.all(
       [...creature.abilities]
         .sort((a, b) => a.slot - b.slot)
-        .map((a) => ({ ability: a.ability!.name, href: `#/ability/${idOf(a.ability!)}`, hidden: a.is_hidden, slot: `slot ${a.slot}` })),
+        .map(async ({ ability, is_hidden, slot }) => {
+          const record = await getJson<AbilityRecord>(`ability/${idOf(ability!)}/`);
+          return {
+            ability: english(record.names)?.name ?? ability!.name,
+            href: `#/ability/${idOf(ability!)}`,
+            hidden: is_hidden,
+            slot: `slot ${slot}`,
+            effect: english(record.effect_entries ?? [])?.short_effect ?? null,
+          };
+        }),
     );
-    expect(abilities.some((a) => a.hidden)).toBe(true);
+    expect(abilities).toEqual(expected);
+    expect(abilities.some((a) => a.hidden && a.effect === HIDDEN_ABILITY.effect_entries[0]!.short_effect)).toBe(true);
     // The fields drawn as sections are not drawn again as tables.
     expect(await page.locator('.part[data-field="stats"], .part[data-field="abilities"], .part[data-field="moves"]').count()).toBe(0);
     expect(await page.evaluate(offScreen)).toEqual([]);

@@ -1,6 +1,6 @@
-// A creature as a Pokédex shows it: its base stats as bars, its abilities (the hidden one marked),
-// its species' evolution chain, where and how it is met, and the moves it learns in each version
-// group. The chain and the encounters are records of their own: each is drawn when the API has
+// A creature as a Pokédex shows it: its height and weight, its base stats as bars, its abilities
+// (the hidden one marked), its species' evolution chain, where and how it is met, and the moves it
+// learns in each version group. The chain and the encounters are records of their own: each is drawn when the API has
 // it, and left out when it does not.
 import type { Creature, NamedRef } from '../../build/api-types.ts';
 import * as api from './api.ts';
@@ -19,17 +19,21 @@ export interface Dex {
   encounters?: AreaEncounter[];
   /** A stat's name in words (`special-attack` → its English name), where the stat says it. */
   statNames: Map<string, string>;
+  /** The records of its abilities, by url: their names and what they do. */
+  abilities: Map<string, api.ApiRecord>;
 }
 
 /** Reads what the creature's page shows beyond its record, in parallel; what the API lacks is left undefined. */
 export async function loadDex(record: api.ApiRecord): Promise<Dex> {
-  const [chain, encounters, stats] = await Promise.all([
+  const creature = record as unknown as Creature;
+  const [chain, encounters, stats, abilities] = await Promise.all([
     chainOf(record),
     encountersOf(record),
     api.records('stat').catch(() => [] as api.ApiRecord[]),
+    abilitiesOf(creature),
   ]);
   const statNames = new Map(stats.filter((s) => typeof s.name === 'string').map((s) => [s.name!, displayName(s)]));
-  return { creature: record as unknown as Creature, chain, encounters, statNames };
+  return { creature, chain, encounters, statNames, abilities };
 }
 
 /** Creature → species → its evolution chain, or undefined where a link is missing. */
@@ -40,6 +44,13 @@ async function chainOf(record: api.ApiRecord): Promise<EvolutionChain | undefine
   if (!api.isUrlRef(ref) && !api.isNamedRef(ref)) return undefined;
   const chain = await api.atUrl<EvolutionChain>(ref.url).catch(() => undefined);
   return chain && typeof chain.chain === 'object' ? chain : undefined;
+}
+
+/** The records of the creature's abilities that answer, by url. */
+async function abilitiesOf(creature: Creature): Promise<Map<string, api.ApiRecord>> {
+  const refs = creature.abilities.flatMap(({ ability }) => (ability ? [ability] : []));
+  const records = await Promise.all(refs.map((ref) => api.atUrl<api.ApiRecord>(ref.url).catch(() => undefined)));
+  return new Map(refs.flatMap((ref, i) => (records[i] ? [[ref.url, records[i]] as const] : [])));
 }
 
 /** The creature's encounters sub-resource, at the url the record gives or where PokeAPI puts it. */
@@ -59,12 +70,29 @@ export function creatureView(dex: Dex): Pick<RecordView, 'lead' | 'drawn'> {
   const drawn: string[] = [];
   // The header shows the types as chips already.
   if (creature.types.length) drawn.push('types');
+  const measures = profile(creature);
+  if (measures.length) {
+    lead.push(
+      part(
+        'profile',
+        'Profile',
+        h(
+          'dl',
+          { class: 'facts' },
+          measures.map(({ field, term, text }) =>
+            h('div', { class: 'fact', 'data-field': field }, h('dt', null, term), h('dd', null, text)),
+          ),
+        ),
+      ),
+    );
+    drawn.push(...measures.map((m) => m.field));
+  }
   if (creature.stats.length) {
     lead.push(part('stats', 'Base stats', stats(creature.stats, dex.statNames)));
     drawn.push('stats');
   }
   if (creature.abilities.length) {
-    lead.push(part('abilities', 'Abilities', abilities(creature.abilities)));
+    lead.push(part('abilities', 'Abilities', abilities(creature.abilities, dex.abilities)));
     drawn.push('abilities');
   }
   if (dex.chain) lead.push(part('evolution', 'Evolution chain', speciesChain(dex.chain, creature.species)));
@@ -77,6 +105,16 @@ export function creatureView(dex: Dex): Pick<RecordView, 'lead' | 'drawn'> {
     drawn.push('moves');
   }
   return { lead, drawn };
+}
+
+/** Its size and worth in the units a person reads: PokeAPI gives decimetres and hectograms. */
+function profile(creature: Creature): Array<{ field: string; term: string; text: string }> {
+  const out: Array<{ field: string; term: string; text: string }> = [];
+  if (typeof creature.height === 'number') out.push({ field: 'height', term: 'Height', text: `${creature.height / 10} m` });
+  if (typeof creature.weight === 'number') out.push({ field: 'weight', term: 'Weight', text: `${creature.weight / 10} kg` });
+  if (typeof creature.base_experience === 'number')
+    out.push({ field: 'base_experience', term: 'Base experience', text: String(creature.base_experience) });
+  return out;
 }
 
 function part(name: string, title: string, ...children: Child[]): HTMLElement {
@@ -122,21 +160,35 @@ function stats(list: Creature['stats'], names: Map<string, string>): HTMLElement
 /** From red for a low stat to green for a high one. */
 const hue = (value: number) => Math.round((Math.min(value, 150) / 150) * 140);
 
-function abilities(list: Creature['abilities']): HTMLElement {
+function abilities(list: Creature['abilities'], records: Map<string, api.ApiRecord>): HTMLElement {
   const sorted = [...list].sort((a, b) => a.slot - b.slot);
   return h(
     'ul',
     { class: 'abilities' },
-    sorted.map(({ ability, is_hidden, slot }) =>
-      h(
+    sorted.map(({ ability, is_hidden, slot }) => {
+      const record = ability ? records.get(ability.url) : undefined;
+      const effect = record ? shortEffect(record) : undefined;
+      return h(
         'li',
         { 'data-ability': ability?.name ?? '', 'data-hidden': String(is_hidden), 'data-slot': slot },
-        ability ? refLink(ability) : h('span', { class: 'muted' }, '—'),
-        is_hidden ? h('span', { class: 'badge' }, 'Hidden ability') : null,
-        h('span', { class: 'slot' }, `slot ${slot}`),
-      ),
-    ),
+        h(
+          'div',
+          { class: 'ability-name' },
+          ability ? refLink({ name: record ? displayName(record) : ability.name, url: ability.url }) : h('span', { class: 'muted' }, '—'),
+          is_hidden ? h('span', { class: 'badge' }, 'Hidden ability') : null,
+          h('span', { class: 'slot' }, `slot ${slot}`),
+        ),
+        effect ? h('p', { class: 'effect' }, effect) : null,
+      );
+    }),
   );
+}
+
+/** What an ability does, in short and in English, where its record says. */
+function shortEffect(record: api.ApiRecord): string | undefined {
+  const entries = Array.isArray(record.effect_entries) ? (record.effect_entries as Array<Record<string, unknown>>) : [];
+  const english = entries.find((e) => api.isNamedRef(e.language) && e.language.name === 'en');
+  return typeof english?.short_effect === 'string' ? english.short_effect : undefined;
 }
 
 function met(encounters: AreaEncounter[]): Child {
