@@ -190,9 +190,10 @@ async function getJson<T>(url: string): Promise<T> {
 async function recordsToSee(every: boolean): Promise<Array<{ kind: string; id: string }>> {
   const index = await getJson<Record<string, string>>(`${site.url}/api/v2/index.json`);
   const out: Array<{ kind: string; id: string }> = [];
-  for (const kind of Object.keys(index)) {
+  // Kinds only: `meta`, the API's word about itself, is in the index as in PokeAPI's. Ids run from -1.
+  for (const kind of Object.keys(index).filter((k) => k !== 'meta')) {
     const list = await getJson<{ results: Array<{ url: string }> }>(`${site.url}/api/v2/${kind}/index.json`);
-    const ids = list.results.map(({ url }) => /\/(\d+)\/$/.exec(url)![1]!);
+    const ids = list.results.map(({ url }) => /\/(-?\d+)\/$/.exec(url)![1]!);
     if (every) {
       out.push(...ids.map((id) => ({ kind, id })));
       continue;
