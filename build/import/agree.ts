@@ -3,6 +3,7 @@
 // the build derives the other, so the two are compared here and every difference is reported: the
 // built API will say what the kept side says.
 import { GENDER_RULE, RELATIONS } from '../pipeline/derive.ts';
+import { linksOf } from './evolution.ts';
 import { recordsOf, refTarget, type Poke, type World } from './kinds.ts';
 
 export interface Disagreement {
@@ -227,6 +228,120 @@ function contestCombos(world: World): Disagreement[] {
   return compare(side('use_before'), side('use_after'));
 }
 
+/** A list on one kind against a list on the other: `target.field` lists X iff X's list `via` holds it (a version group's pokedexes). */
+function inverseOfList(world: World, target: string, field: string, from: string, via: string): Disagreement[] {
+  const listSide = sideOf(`${target}.${field}`, world, target, (self) =>
+    naming(world, from, self[field]).map((i): Claim => [`${self.id}<${idOf(i)}`, `${field} lists ${i.name}`]),
+  );
+  const refSide = sideOf(`${from}.${via}`, world, from, (self) =>
+    naming(world, target, self[via]).map((t): Claim => [`${idOf(t)}<${self.id}`, `${via} lists ${t.name}`]),
+  );
+  return compare(listSide, refSide);
+}
+
+/** An item's baby_trigger_for against the chain naming it its baby_trigger_item: one reference each way. */
+function babyTriggers(world: World): Disagreement[] {
+  const itemSide = sideOf('item.baby_trigger_for', world, 'item', (item) =>
+    pointing(world, 'evolution-chain', item.baby_trigger_for, () => [
+      `${idOf(item.baby_trigger_for)}<${item.id}`,
+      `baby_trigger_for is ${item.baby_trigger_for.url}`,
+    ]),
+  );
+  const chainSide = sideOf('evolution-chain.baby_trigger_item', world, 'evolution-chain', (chain) =>
+    pointing(world, 'item', chain.baby_trigger_item, () => [
+      `${chain.id}<${idOf(chain.baby_trigger_item)}`,
+      `baby_trigger_item is ${chain.baby_trigger_item.name}`,
+    ]),
+  );
+  return compare(itemSide, chainSide);
+}
+
+/**
+ * A list of `target`'s items naming `from` records against `from`'s list naming `target` records,
+ * item by item with what each says beside (`says`): a pokedex's entries and each species' numbers.
+ */
+function pairedItems(
+  world: World,
+  [target, field, member]: [string, string, string],
+  [from, list, back]: [string, string, string],
+  says: (item: Poke) => string,
+): Disagreement[] {
+  const targetSide = sideOf(`${target}.${field}`, world, target, (self) =>
+    naming(world, from, self[field], (i) => i[member]).map((i): Claim => [
+      `${self.id}<${idOf(i[member])}=${says(i)}`,
+      `${field} lists ${i[member].name} (${says(i)})`,
+    ]),
+  );
+  const fromSide = sideOf(`${from}.${list}`, world, from, (self) =>
+    naming(world, target, self[list], (i) => i[back]).map((i): Claim => [
+      `${idOf(i[back])}<${self.id}=${says(i)}`,
+      `${list} lists ${i[back].name} (${says(i)})`,
+    ]),
+  );
+  return compare(targetSide, fromSide);
+}
+
+/**
+ * What a chain's tree says of each species it holds (read): its chain, the species it evolves from,
+ * whether it is a baby, the gender it needs and the triggers it evolves by, each against what the
+ * species, the genders and the triggers say.
+ */
+function evolutions(world: World): Disagreement[] {
+  const links = linksOf(world).filter(({ link }) => has(world, 'creature-species', link.species));
+  // The genders a species' evolution needs, of those read: a detail names one by its id.
+  const genders = (details: Poke[]) => [...new Set(details.map((d) => d.gender))].filter((g) => recordsOf(world, 'gender').has(g));
+  const tree = sideOf('evolution-chain.chain', world, 'evolution-chain', (chain) =>
+    links
+      .filter((l) => l.chain === chain)
+      .flatMap(({ link, from }): Claim[] => {
+        const id = idOf(link.species);
+        const name = link.species.name;
+        return [
+          [`${id} in ${chain.id}`, `holds ${name}`],
+          [`${id} from ${idOf(from?.species) ?? 'none'}`, `has ${name} evolve from ${from?.species?.name ?? 'no species'}`],
+          [`${id} baby ${link.is_baby}`, `has ${name} ${link.is_baby ? '' : 'not '}a baby`],
+        ];
+      }),
+  );
+  const species = sideOf('pokemon-species.evolution_chain/evolves_from_species/is_baby', world, 'creature-species', (s) =>
+    has(world, 'evolution-chain', s.evolution_chain)
+      ? [
+          [`${s.id} in ${idOf(s.evolution_chain)}`, `evolution_chain is ${s.evolution_chain.url}`],
+          [`${s.id} from ${idOf(s.evolves_from_species) ?? 'none'}`, `evolves_from_species is ${s.evolves_from_species?.name ?? 'null'}`],
+          [`${s.id} baby ${s.is_baby}`, `is_baby is ${s.is_baby}`],
+        ]
+      : [],
+  );
+  const needed = sideOf('evolution-chain.chain.*.evolution_details.gender', world, 'evolution-chain', (chain) =>
+    links
+      .filter((l) => l.chain === chain)
+      .flatMap(({ link }) =>
+        genders(link.evolution_details ?? []).map((g): Claim => [
+          `${idOf(link.species)} needs ${g}`,
+          `has ${link.species.name} need gender ${g}`,
+        ]),
+      ),
+  );
+  const required = sideOf('gender.required_for_evolution', world, 'gender', (g) =>
+    naming(world, 'creature-species', g.required_for_evolution).map((s): Claim => [`${idOf(s)} needs ${g.id}`, `lists ${s.name}`]),
+  );
+  const byTrigger = sideOf('evolution-chain.chain.*.evolution_details.trigger', world, 'evolution-chain', (chain) =>
+    links
+      .filter((l) => l.chain === chain)
+      .flatMap(({ link }) =>
+        naming(
+          world,
+          'evolution-trigger',
+          (link.evolution_details ?? []).map((d: Poke) => d.trigger),
+        ).map((t): Claim => [`${idOf(t)}<${idOf(link.species)}`, `has ${link.species.name} evolve by ${t.name}`]),
+      ),
+  );
+  const triggers = sideOf('evolution-trigger.pokemon_species', world, 'evolution-trigger', (t) =>
+    naming(world, 'creature-species', t.pokemon_species).map((s): Claim => [`${t.id}<${idOf(s)}`, `lists ${s.name}`]),
+  );
+  return [...compare(tree, species), ...compare(needed, required), ...compare(byTrigger, triggers)];
+}
+
 /** A type's `pokemon` (with slots) against each creature's `types`. */
 function typeCreatures(world: World): Disagreement[] {
   const typeSide = sideOf('type.pokemon', world, 'type', (t) =>
@@ -308,6 +423,22 @@ export function checkAgreements(world: World): Disagreement[] {
     ...inverse(world, 'super-contest-effect', 'moves', 'move', 'super_contest_effect'),
     ...flavorBerries(world),
     ...contestCombos(world),
+    ...babyTriggers(world),
+    ...inverse(world, 'region', 'pokedexes', 'pokedex', 'region'),
+    ...inverseOfList(world, 'version-group', 'pokedexes', 'pokedex', 'version_groups'),
+    ...pairedItems(
+      world,
+      ['pokedex', 'pokemon_entries', 'pokemon_species'],
+      ['creature-species', 'pokedex_numbers', 'pokedex'],
+      (i) => `${i.entry_number}`,
+    ),
+    ...pairedItems(
+      world,
+      ['pal-park-area', 'pokemon_encounters', 'pokemon_species'],
+      ['creature-species', 'pal_park_encounters', 'area'],
+      (i) => `${i.base_score}/${i.rate}`,
+    ),
+    ...evolutions(world),
     ...typeCreatures(world),
     ...varieties(world),
     ...maxChances(world),

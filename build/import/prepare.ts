@@ -4,6 +4,7 @@
 // a species' gender needed to evolve), and names are given or made unique. Every fold is noted in `losses`.
 import { isSlug } from '../guard.mjs';
 import { recordsOf, refTarget, type Poke, type World } from './kinds.ts';
+import { evolutionDetails, nameChains } from './evolution.ts';
 import type { Losses } from './losses.ts';
 
 const byId = (a: Poke, b: Poke) => a.id - b.id;
@@ -13,6 +14,7 @@ export function prepareWorld(world: World, losses: Losses): World {
   const out: World = new Map();
   const itemStats = inverseRefs(world, 'stat', 'affecting_items');
   const genderToEvolve = inverseRefs(world, 'gender', 'required_for_evolution');
+  const evolutions = evolutionDetails(world);
   for (const [kind, records] of world) {
     const prepared = new Map<number, Poke>();
     for (const [id, record] of records) {
@@ -20,13 +22,15 @@ export function prepareWorld(world: World, losses: Losses): World {
       if (kind === 'location-area') next = splitEncounters(record, losses);
       else if (kind === 'type') next = typeRelations(record);
       else if (kind === 'item') next = { ...record, affected_stats: (itemStats.get(id) ?? []).map(refOf) };
-      else if (kind === 'creature-species') next = withGenderToEvolve(record, genderToEvolve.get(id) ?? [], losses);
+      else if (kind === 'creature-species')
+        next = { ...withGenderToEvolve(record, genderToEvolve.get(id) ?? [], losses), evolution_details: evolutions.get(id) ?? [] };
       prepared.set(id, next);
     }
     out.set(kind, prepared);
   }
   for (const [kind, from] of Object.entries(NAMED_AFTER))
     if (out.has(kind)) out.set(kind, nameAfterText(kind, out.get(kind)!, from, losses));
+  if (out.has('evolution-chain')) out.set('evolution-chain', nameChains(out.get('evolution-chain')!));
   for (const [kind, records] of out) out.set(kind, uniqueNames(kind, records, losses));
   return out;
 }

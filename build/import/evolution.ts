@@ -1,0 +1,60 @@
+// Evolution chains as the source holds them: PokeAPI states a species' evolution in its chain's
+// tree, the source on the species (how it evolves, in `evolution_details`), from which the build
+// makes the tree again. What the tree says beside that (the species it evolves from, its chain,
+// whether it is a baby) each species states too: agree.ts holds the two to each other.
+import { isSlug } from '../guard.mjs';
+import { recordsOf, refTarget, type Poke, type World } from './kinds.ts';
+
+/** A link of a chain's tree with the chain holding it and the species it evolves from (the link above), if any. */
+export interface Link {
+  chain: Poke;
+  link: Poke;
+  from: Poke | undefined;
+}
+
+/** Every link of every chain, each chain's from its first species down, chains by id. */
+export function linksOf(world: World): Link[] {
+  const out: Link[] = [];
+  const walk = (chain: Poke, link: Poke, from: Poke | undefined) => {
+    if (!link || typeof link !== 'object') return;
+    out.push({ chain, link, from });
+    for (const next of link.evolves_to ?? []) walk(chain, next, link);
+  };
+  for (const chain of [...recordsOf(world, 'evolution-chain').values()].sort((a, b) => a.id - b.id)) walk(chain, chain.chain, undefined);
+  return out;
+}
+
+/**
+ * How each species evolves, by its id: its link's evolution details, without the gender each
+ * states, which the build makes from the species' gender_required_to_evolve (PokeAPI's gender's
+ * required_for_evolution, which agree.ts holds to it).
+ */
+export function evolutionDetails(world: World): Map<number, Poke[]> {
+  const out = new Map<number, Poke[]>();
+  for (const { link } of linksOf(world)) {
+    const id = refTarget(link.species)?.id;
+    if (id === undefined || out.has(id)) continue;
+    out.set(
+      id,
+      (link.evolution_details ?? []).map(({ gender: _derived, ...rest }: Poke) => rest),
+    );
+  }
+  return out;
+}
+
+/**
+ * PokeAPI's evolution chains have no name; the source's do, for its file, and publish none. Named
+ * after the chain's first species (`bulbasaur`), or `evolution-chain-<id>`: nothing PokeAPI states
+ * is lost, so the report has no line of it.
+ */
+export function nameChains(records: Map<number, Poke>): Map<number, Poke> {
+  const taken = new Set<string>();
+  const out = new Map<number, Poke>();
+  for (const [id, record] of [...records].sort(([a], [b]) => a - b)) {
+    const first = record.chain?.species?.name;
+    const name = typeof first === 'string' && isSlug(first) && !taken.has(first) ? first : `evolution-chain-${id}`;
+    taken.add(name);
+    out.set(id, { ...record, name });
+  }
+  return out;
+}
