@@ -70,6 +70,7 @@ export interface ApiRecords {
   'creature-shape': CreatureShape;
   'creature-species': CreatureSpecies;
   creature: Creature;
+  currency: Currency;
   'egg-group': EggGroup;
   'encounter-condition-value': EncounterConditionValue;
   'encounter-condition': EncounterCondition;
@@ -87,7 +88,10 @@ export interface ApiRecords {
   language: Language;
   'location-area': LocationArea;
   location: Location;
+  machine: Machine;
+  'move-ailment': MoveAilment;
   'move-battle-style': MoveBattleStyle;
+  'move-category': MoveCategory;
   'move-damage-class': MoveDamageClass;
   'move-learn-method': MoveLearnMethod;
   'move-target': MoveTarget;
@@ -679,6 +683,17 @@ export interface CreatureVariantSprites {
   front_shiny_female: CreatureSprite;
 }
 /**
+ * What items are bought and sold for in a version group's shops.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "Currency".
+ */
+export interface Currency {
+  id: number;
+  name: string;
+  names: Names;
+}
+/**
  * A group of species that can breed with one another.
  *
  * This interface was referenced by `ApiRecords`'s JSON-Schema
@@ -1031,6 +1046,35 @@ export interface Item {
       version: NamedRef;
     }[];
   }[];
+  /**
+   * The moves it teaches, as the machines that name it, with their version groups: derived from each machine's item.
+   */
+  machines: MachineVersionDetail[];
+  /**
+   * What it costs and sells for in a version group's shops, and in which currency.
+   */
+  prices: {
+    currency: NamedRef;
+    /**
+     * What a shop asks for it; null where none sells it.
+     */
+    purchase_price: number | null;
+    /**
+     * What a shop pays for it; null where none buys it.
+     */
+    sell_price: number | null;
+    version_group: NamedRef;
+  }[];
+}
+/**
+ * A machine that teaches a move, and the version group it does so in.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "MachineVersionDetail".
+ */
+export interface MachineVersionDetail {
+  machine: Resource;
+  version_group: NamedRef;
 }
 /**
  * A language that names are given in.
@@ -1114,6 +1158,33 @@ export interface Location {
   areas: NamedRef[];
 }
 /**
+ * An item that teaches a move (a TM or HM) in a version group.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "Machine".
+ */
+export interface Machine {
+  id: number;
+  item: NamedRef;
+  move: NamedRef;
+  version_group: NamedRef;
+}
+/**
+ * A status condition a move may inflict: paralysis, sleep, burn, …
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "MoveAilment".
+ */
+export interface MoveAilment {
+  /**
+   * As PokeAPI numbers them: -1 for an ailment unknown (a move that inflicts one of several at random), 0 for none.
+   */
+  id: number;
+  name: string;
+  names: Names;
+  moves: NamedRef[];
+}
+/**
  * A way of fighting a nature prefers in the Battle Palace: attack, defend, support.
  *
  * This interface was referenced by `ApiRecords`'s JSON-Schema
@@ -1125,6 +1196,21 @@ export interface MoveBattleStyle {
   names: Names;
 }
 /**
+ * What a move does, broadly: deals damage, inflicts an ailment, changes stats, heals, …
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "MoveCategory".
+ */
+export interface MoveCategory {
+  /**
+   * As PokeAPI numbers them: 0 for a move that only deals damage.
+   */
+  id: number;
+  name: string;
+  descriptions: Descriptions;
+  moves: NamedRef[];
+}
+/**
  * How a move deals its damage.
  *
  * This interface was referenced by `ApiRecords`'s JSON-Schema
@@ -1134,6 +1220,7 @@ export interface MoveDamageClass {
   id: number;
   name: string;
   names: Names;
+  descriptions: Descriptions;
   moves: NamedRef[];
 }
 /**
@@ -1257,6 +1344,69 @@ export interface Move {
     };
   } | null;
   learned_by_creature: NamedRef[];
+  /**
+   * What the move does in numbers, with its ailment and category; null where PokeAPI states none.
+   */
+  meta: {
+    ailment: NamedRef;
+    /**
+     * The chance, in percent, of inflicting its ailment; 0 where it always does or has none.
+     */
+    ailment_chance: number;
+    category: NamedRef;
+    /**
+     * The critical hit rate bonus.
+     */
+    crit_rate: number;
+    /**
+     * HP drained (positive) or taken as recoil (negative), in percent of the damage dealt.
+     */
+    drain: number;
+    /**
+     * The chance, in percent, of making the target flinch.
+     */
+    flinch_chance: number;
+    /**
+     * HP restored (positive) or lost (negative), in percent of the user's maximum HP.
+     */
+    healing: number;
+    /**
+     * The most times it hits in one turn; null for a move that hits once.
+     */
+    max_hits: number | null;
+    /**
+     * The most turns it lasts; null for a move of one turn.
+     */
+    max_turns: number | null;
+    /**
+     * The fewest times it hits in one turn; null for a move that hits once.
+     */
+    min_hits: number | null;
+    /**
+     * The fewest turns it lasts; null for a move of one turn.
+     */
+    min_turns: number | null;
+    /**
+     * The chance, in percent, of its stat changes; 0 where they always happen.
+     */
+    stat_chance: number;
+  } | null;
+  /**
+   * The machines that teach it, with their version groups: derived from each machine's move.
+   */
+  machines: MachineVersionDetail[];
+  /**
+   * What a version group changed: each entry names it and holds the values the move had before it, null for a value it left as it was.
+   */
+  past_values: {
+    accuracy: number | null;
+    effect_chance: number | null;
+    effect_entries: VerboseEffects;
+    power: number | null;
+    pp: number | null;
+    type: NamedRef | null;
+    version_group: NamedRef;
+  }[];
 }
 /**
  * A nature raises one stat and lowers another.

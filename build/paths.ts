@@ -96,11 +96,11 @@ export function urls(baseUrl: string) {
 }
 export type Urls = ReturnType<typeof urls>;
 
-/** Inverse of `urls(base).record`: the kind and id a record url names, or undefined. */
+/** Inverse of `urls(base).record`: the kind and id a record url names (an id as a number is written: 0 and -1 as PokeAPI has them), or undefined. */
 export function parseRecordUrl(baseUrl: string, url: string): { kind: string; id: number } | undefined {
   const prefix = `${baseUrl}/${API}/`;
   if (!url.startsWith(prefix)) return undefined;
-  const m = /^([a-z0-9-]+)\/([1-9][0-9]*)\/$/.exec(url.slice(prefix.length));
+  const m = /^([a-z0-9-]+)\/(0|-?[1-9][0-9]*)\/$/.exec(url.slice(prefix.length));
   return m ? { kind: m[1]!, id: Number(m[2]) } : undefined;
 }
 

@@ -144,6 +144,7 @@ describe('source format', () => {
       'creature-species.gender_required_to_evolve',
       'evolution-chain.name',
       'item.affected_stats',
+      'machine.name',
       'super-contest-effect.name',
     ]);
     for (const key of unpublished) {

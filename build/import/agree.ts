@@ -186,16 +186,35 @@ function natures(world: World): Disagreement[] {
 
 /**
  * A list on one kind against a reference on the other: `target.field` lists X iff X's `via` points
- * at it. A `field` holding one reference (a contest type's berry flavor) is a list of it.
+ * at it. A `field` holding one reference (a contest type's berry flavor) is a list of it; `via` may
+ * be a dotted path through objects (a move's `meta.ailment`).
  */
 function inverse(world: World, target: string, field: string, from: string, via: string): Disagreement[] {
   const listSide = sideOf(`${target}.${field}`, world, target, (self) =>
     naming(world, from, [self[field]].flat()).map((i): Claim => [`${self.id}<${idOf(i)}`, `${field} lists ${i.name ?? i.url}`]),
   );
+  const refOf = (self: Poke): Poke => via.split('.').reduce((value: Poke, step) => value?.[step], self);
   const refSide = sideOf(`${from}.${via}`, world, from, (self) =>
-    pointing(world, target, self[via], () => [`${idOf(self[via])}<${self.id}`, `${via} is ${self[via].name}`]),
+    pointing(world, target, refOf(self), () => [`${idOf(refOf(self))}<${self.id}`, `${via} is ${refOf(self).name}`]),
   );
   return compare(listSide, refSide);
+}
+
+/** A move's or an item's machines, each with its version group, against each machine's move or item and version group. */
+function machines(world: World, kind: 'move' | 'item'): Disagreement[] {
+  const listSide = sideOf(`${kind}.machines`, world, kind, (self) =>
+    naming(world, 'machine', self.machines, (m) => m.machine).map((m): Claim => [
+      `${self.id}<${idOf(m.machine)}@${idOf(m.version_group)}`,
+      `machines lists machine ${idOf(m.machine)} in ${m.version_group?.name}`,
+    ]),
+  );
+  const machineSide = sideOf(`machine.${kind}`, world, 'machine', (self) =>
+    pointing(world, kind, self[kind], () => [
+      `${idOf(self[kind])}<${self.id}@${idOf(self.version_group)}`,
+      `${kind} is ${self[kind].name} in ${self.version_group?.name}`,
+    ]),
+  );
+  return compare(listSide, machineSide);
 }
 
 /** A flavor's berries, each with its potency, against each berry's flavors of some potency. */
@@ -418,6 +437,10 @@ export function checkAgreements(world: World): Disagreement[] {
     ...inverse(world, 'generation', 'version_groups', 'version-group', 'generation'),
     ...inverse(world, 'type', 'moves', 'move', 'type'),
     ...inverse(world, 'move-damage-class', 'moves', 'move', 'damage_class'),
+    ...inverse(world, 'move-ailment', 'moves', 'move', 'meta.ailment'),
+    ...inverse(world, 'move-category', 'moves', 'move', 'meta.category'),
+    ...machines(world, 'move'),
+    ...machines(world, 'item'),
     ...inverse(world, 'berry-firmness', 'berries', 'berry', 'firmness'),
     ...inverse(world, 'contest-type', 'berry_flavor', 'berry-flavor', 'contest_type'),
     ...inverse(world, 'super-contest-effect', 'moves', 'move', 'super_contest_effect'),

@@ -22,7 +22,7 @@ export interface Refusal {
 export function refTarget(ref: unknown): { kind: string; id: number } | undefined {
   const url = (ref as { url?: unknown } | null)?.url;
   if (typeof url !== 'string') return undefined;
-  const match = /\/api\/v2\/([a-z0-9-]+)\/(\d+)\/?$/.exec(url);
+  const match = /\/api\/v2\/([a-z0-9-]+)\/(-?\d+)\/?$/.exec(url);
   return match ? { kind: ourName(match[1]!), id: Number(match[2]) } : undefined;
 }
 

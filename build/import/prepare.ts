@@ -30,6 +30,7 @@ export function prepareWorld(world: World, losses: Losses): World {
   }
   for (const [kind, from] of Object.entries(NAMED_AFTER))
     if (out.has(kind)) out.set(kind, nameAfterText(kind, out.get(kind)!, from, losses));
+  if (out.has('machine')) out.set('machine', nameMachines(out.get('machine')!));
   if (out.has('evolution-chain')) out.set('evolution-chain', nameChains(out.get('evolution-chain')!));
   for (const [kind, records] of out) out.set(kind, uniqueNames(kind, records, losses));
   return out;
@@ -148,6 +149,23 @@ function nameAfterText(kind: string, records: Map<number, Poke>, from: { list: s
     const name = isSlug(slug) && !taken.has(slug) ? slug : `${kind}-${id}`;
     taken.add(name);
     losses.add('substituted', `${kind}-name`, kind, 'name', name);
+    out.set(id, { ...record, name });
+  }
+  return out;
+}
+
+/**
+ * PokeAPI's machines have no name; the source's do, for its file, and publishes none. Named after
+ * the item and version group (`tm01-red-blue`), which name one machine in PokeAPI, or `machine-<id>`:
+ * nothing PokeAPI states is lost, so the report has no line of it.
+ */
+function nameMachines(records: Map<number, Poke>): Map<number, Poke> {
+  const taken = new Set<string>();
+  const out = new Map<number, Poke>();
+  for (const [id, record] of [...records].sort(([a], [b]) => a - b)) {
+    const made = `${record.item?.name}-${record.version_group?.name}`;
+    const name = isSlug(made) && !taken.has(made) ? made : `machine-${id}`;
+    taken.add(name);
     out.set(id, { ...record, name });
   }
   return out;

@@ -131,7 +131,8 @@ function linked(root: string, rel: string): 'folder' | 'other' | { why: string }
  * that is no folder holds no record: it is said, as a record that could not be read.
  */
 function idFolders(root: string, kind: string, refused: Refusal[]): string[] {
-  const isId = (name: string) => /^\d+$/.test(name);
+  // An id may be 0 or negative, as PokeAPI's move ailments "none" (0) and "unknown" (-1) are.
+  const isId = (name: string) => /^-?\d+$/.test(name);
   const { folders, others } = listing(root, kind, refused);
   for (const name of others.filter(isId).sort()) refused.push({ file: `${kind}/${name}`, why: 'is not a folder, so holds no record' });
   // `7` and `007` name one id: the folder written as the number is, or else the first, holds it.

@@ -128,7 +128,8 @@ function asChecked(json: string, file: SourceFile, check: ValidateFunction | und
   }
   if (!check || data === null || typeof data !== 'object' || Array.isArray(data)) return undefined;
   const record = data as Data;
-  const named = isSlug(record.name) && record.name === file.stem && Number.isInteger(record.id) && record.id > 0;
+  // The id's range is the kind's, which its source schema holds it to: a few kinds start at 0 or -1, as PokeAPI's do.
+  const named = isSlug(record.name) && record.name === file.stem && Number.isInteger(record.id);
   return named && check(record) && JSON.stringify(record) === json ? record : undefined;
 }
 

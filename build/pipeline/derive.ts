@@ -509,10 +509,34 @@ function comboTargets(store: Store, move: Entry, set: string): Entry[] {
   return [...new Set<Entry | undefined>(named)].filter((entry): entry is Entry => entry !== undefined);
 }
 
+// --- machines ----------------------------------------------------------------------------------
+
+/**
+ * A move's or an item's `machines`: each machine whose `move` (or `item`) names it, with the
+ * machine's version group, by machine id. The machine states the fact once; the move and the item
+ * repeat it, as PokeAPI's do.
+ */
+function machinesOf(kind: 'move' | 'item'): Derivation {
+  return {
+    reads: { machine: [kind, 'version_group'] },
+    run: ({ store, filled }) => {
+      const details = new Map<Entry, Data[]>();
+      for (const machine of store.valid('machine')) {
+        const target = store.target(machine.data[kind]);
+        const group = store.target(machine.data.version_group);
+        if (target && group) push(details, target, { machine: store.ref(machine), version_group: store.ref(group) });
+      }
+      for (const entry of filled(kind)) entry.data.machines = details.get(entry) ?? [];
+    },
+  };
+}
+
 // --- the derivations, by kind and field --------------------------------------------------------
 
 /** The derivations written here: those that are more than a list of the records pointing at one. */
 const written: Record<string, Derivation> = {
+  'move.machines': machinesOf('move'),
+  'item.machines': machinesOf('item'),
   'type.damage_relations': { reads: chartReads, run: damageRelations },
   'type.past_damage_relations': { reads: chartReads }, // computed with damage_relations: one chart, one pass
   'type.creature': {

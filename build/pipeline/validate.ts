@@ -6,7 +6,7 @@ import { at, parseSource } from './parse.ts';
 import { apiPaths } from '../paths.ts';
 import { nearest, show } from '../report/hints.ts';
 import { fileStart, pointerOf, type Problems } from '../report/problems.ts';
-import { SLUG, type SchemaSet } from '../schemas/schemas.ts';
+import { projectSchemas, SLUG, type SchemaSet } from '../schemas/schemas.ts';
 import type { Validators } from '../schemas/validators.ts';
 import type { Data, Entry, Remembered, SourceFile, Store } from '../store.ts';
 import type { CheckedRecords } from './checked.ts';
@@ -92,7 +92,7 @@ function checkAnew(file: SourceFile, validators: Validators, problems: Problems)
   const label = typeof data.name === 'string' ? data.name : typeof data.id === 'number' ? String(data.id) : file.stem;
   const valid = check(data);
   if (!valid) for (const err of check.errors ?? []) problems.add(describe(err, file, label));
-  const idOk = Number.isInteger(data.id) && (data.id as number) > 0;
+  const idOk = Number.isInteger(data.id) && (data.id as number) >= firstId(file.kind);
   const nameOk = typeof data.name === 'string' && slug.test(data.name);
   if (!idOk || !nameOk) return { kind: file.kind, broken: idOk ? [file.stem, data.id as number] : [file.stem] };
   const entry: Entry = { kind: file.kind, id: data.id as number, name: data.name as string, file, data, valid };
@@ -109,6 +109,9 @@ function checkAnew(file: SourceFile, validators: Validators, problems: Problems)
   }
   return { entry };
 }
+
+/** The lowest id a record of `kind` may have (1 but where PokeAPI numbers a kind from 0 or -1): a record below it is not indexed by its id. */
+const firstId = (kind: string): number => projectSchemas().kinds.get(kind)?.firstId ?? 1;
 
 /** Indexes what checking a file gave. */
 export function index(store: Store, checked: Checked, problems: Problems): void {

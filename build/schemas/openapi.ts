@@ -185,7 +185,8 @@ function parameterComponents(): Schema {
       in: 'path',
       required: true,
       description: 'The record id (an integer) or its name.',
-      schema: { type: 'string', pattern: '^(?:[1-9][0-9]*|[a-z0-9]+(?:-[a-z0-9]+)*)$' },
+      // An id may be 0 or negative where PokeAPI numbers a kind so (a move ailment's -1); a name starts with a letter or digit.
+      schema: { type: 'string', pattern: '^(?:0|-?[1-9][0-9]*|[a-z0-9]+(?:--?[a-z0-9]+)*)$' },
     },
     id: {
       name: 'id',

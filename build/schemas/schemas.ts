@@ -52,6 +52,8 @@ export interface KindInfo {
   /** Where the record holds references, source and derived alike. */
   refSites: RefSite[];
   byName: boolean;
+  /** The lowest id a record may have: 1, or less where the schema's `id` says (PokeAPI's move ailments start at -1). */
+  firstId: number;
   /** Top-level fields the build derives entirely. */
   derived: string[];
   /** Top-level fields only the source has (`x-source: "only"`): read by derivations, never published. */
@@ -117,6 +119,7 @@ let project: SchemaSet | undefined;
 /** What the build knows of each kind, from the schema documents as written. */
 function kindInfos(written: Map<string, Schema>): Map<string, KindInfo> {
   const kinds = new Map<string, KindInfo>();
+  const firstIds = new Map([...written].map(([id, doc]) => [id.replace(/\.json$/, ''), firstIdOf(doc)]));
   for (const [id, doc] of written) {
     if (id === 'common.json') continue;
     const kind = id.replace(/\.json$/, '');
@@ -130,9 +133,10 @@ function kindInfos(written: Map<string, Schema>): Map<string, KindInfo> {
       kind,
       title: doc.title,
       response: published(whole, unpublished),
-      source: sourceSchema(whole),
+      source: sourceSchema(whole, firstIds),
       refSites: refSites(whole),
       byName: !(doc['x-lookup'] && !doc['x-lookup'].includes('name')),
+      firstId: firstIds.get(kind)!,
       derived: [...new Set([...fieldsMarked(doc, 'omit'), ...inverses.map((i) => i.field)])],
       unpublished,
       inverses,
@@ -258,16 +262,34 @@ const REF_SCHEMA: Schema = {
  * A reference as an author writes it. It keeps its `x-ref` (or its place under an `x-ref-by`), so
  * that the editors' copy of the source schemas (editor-schemas.ts) can offer the names that exist.
  */
-const refSchema = (kind: string): Schema => ({ ...REF_SCHEMA, description: `A ${kind}: its name, or its id.`, 'x-ref': kind });
+const refSchema = (kind: string, firstIds: FirstIds): Schema => ({
+  ...REF_SCHEMA,
+  minimum: firstIds.get(kind) ?? 1,
+  description: `A ${kind}: its name, or its id.`,
+  'x-ref': kind,
+});
+
+/** The lowest id of each kind's records. */
+type FirstIds = ReadonlyMap<string, number>;
+
+/**
+ * The lowest id a kind's records may have: 1, unless its schema's `id` states a lower `minimum`, as
+ * where PokeAPI numbers a kind from 0 or -1 (a move ailment's "none" and "unknown").
+ */
+function firstIdOf(doc: Schema): number {
+  const minimum = doc.properties?.id?.minimum;
+  return Number.isInteger(minimum) && minimum < 1 ? minimum : 1;
+}
 
 /** The schema of the source format, derived from the inlined response schema. */
-function sourceSchema(response: Schema): Schema {
-  const root = toSource(response);
+function sourceSchema(response: Schema, firstIds: FirstIds): Schema {
+  const root = toSource(response, firstIds);
+  const firstId = firstIdOf(response);
   root.properties.id = {
     type: 'integer',
-    minimum: 1,
+    minimum: firstId,
     maximum: INT32_MAX,
-    description: 'The record id: a positive integer, unique within its kind, chosen once and never changed.',
+    description: `The record id: ${firstId === 1 ? 'a positive integer' : `an integer from ${firstId}`}, unique within its kind, chosen once and never changed.`,
   };
   root.properties.name = {
     ...root.properties.name,
@@ -297,15 +319,15 @@ function refBySchema(refBy: { field: string; kinds: Record<string, string> }): S
   };
 }
 
-function toSource(node: Schema): Schema {
-  if (node['x-ref']) return refSchema(node['x-ref']);
+function toSource(node: Schema, firstIds: FirstIds): Schema {
+  if (node['x-ref']) return refSchema(node['x-ref'], firstIds);
   if (node['x-ref-by']) return refBySchema(node['x-ref-by']);
   if (Array.isArray(node.oneOf)) {
     // A nullable reference collapses to one schema, so its errors read plainly.
     const ref = node.oneOf.find((s: Schema) => s['x-ref']);
     const allowsNull = node.oneOf.some((s: Schema) => s.type === 'null');
     if (ref && allowsNull && node.oneOf.length === 2) {
-      return { ...refSchema(ref['x-ref']), type: ['string', 'integer', 'null'], ...('default' in node ? { default: node.default } : {}) };
+      return { ...refSchema(ref['x-ref'], firstIds), type: ['string', 'integer', 'null'], ...('default' in node ? { default: node.default } : {}) };
     }
   }
   const out: Schema = {};
@@ -322,7 +344,7 @@ function toSource(node: Schema): Schema {
           continue;
         }
         if (mode === 'optional' || (mode && typeof mode === 'object')) required.delete(name);
-        props[name] = toSource(sub);
+        props[name] = toSource(sub, firstIds);
         // A list may be left out of a source record: it is then empty.
         if ((!mode || mode === 'only') && sub.type === 'array' && required.delete(name)) props[name] = { ...props[name], default: [] };
       }
@@ -333,9 +355,9 @@ function toSource(node: Schema): Schema {
       // Required is rebuilt with properties; a shape that holds itself is a derived one's, never written.
       continue;
     } else if (key === 'items' || key === 'additionalProperties') {
-      out[key] = typeof value === 'object' ? toSource(value as Schema) : value;
+      out[key] = typeof value === 'object' ? toSource(value as Schema, firstIds) : value;
     } else if ((key === 'oneOf' || key === 'anyOf') && Array.isArray(value)) {
-      out[key] = value.map((s: Schema) => toSource(s));
+      out[key] = value.map((s: Schema) => toSource(s, firstIds));
     } else {
       out[key] = value;
     }
