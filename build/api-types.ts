@@ -657,6 +657,10 @@ export interface Creature {
       };
     };
   };
+  /**
+   * The url of where and how the creature is met, as PokeAPI gives it: a list, per location area listing it, of its versions there, each with every way it is met (levels, chance, method, every condition value) and their chances summed. Derived from the location areas.
+   */
+  location_area_encounters: string;
   forms: NamedRef[];
   /**
    * Its cry, as sound files: the latest and the one of the first games, null where it has none.
@@ -1133,12 +1137,25 @@ export interface VersionDetail {
   max_chance: number;
   encounter_details: EncounterDetails;
 }
+/**
+ * One way the creature is met. Its source may list several condition values: the area publishes the first, as the specification holds one; the creature's encounters (location_area_encounters) give them all.
+ */
 export interface EncounterDetails {
   min_level: Int32;
   max_level: Int32;
   condition_values?: NamedRef;
   chance: Int32;
   method: NamedRef;
+  /**
+   * How the creature met this way is, where the game fixes it; null in nearly every encounter, as PokeAPI's.
+   */
+  creature_details: null | EncounterCreatureDetails;
+}
+export interface EncounterCreatureDetails {
+  always_shiny: boolean;
+  is_alpha: boolean;
+  min_perfect_ivs: Int32 | null;
+  never_shiny: boolean;
 }
 /**
  * A place in the world, made of areas.

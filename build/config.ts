@@ -73,6 +73,19 @@ function describeAt(raw: string, at: number): string {
   return `${NAMED[char] ?? `${shown(char)} (${code})`} at character ${at + 1}`;
 }
 
+/**
+ * The date the API states as its own (`/api/v2/meta/`'s `deploy_date`, in seconds since 1970):
+ * `SOURCE_DATE_EPOCH`, as reproducible builds take their date. Without it, 0: the output depends on
+ * its inputs alone, never on the clock, so that two builds of the same data give the same bytes and
+ * a rebuild that changes nothing writes nothing. A deploy sets it (to its commit's time, say).
+ */
+export function sourceDateFromEnv(): string {
+  const raw = process.env.SOURCE_DATE_EPOCH;
+  if (raw === undefined || raw === '') return '0';
+  if (!/^(0|[1-9][0-9]{0,15})$/.test(raw)) throw new UsageError(`SOURCE_DATE_EPOCH must be whole seconds since 1970, got ${shown(raw)}`);
+  return raw;
+}
+
 export function portFromEnv(): number {
   // Empty is unset, as for HOST and BASE_URL.
   const port = portNumber(process.env.PORT || String(defaults.port));

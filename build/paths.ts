@@ -36,6 +36,11 @@ const API = 'api/v2';
  * explorer instead. No kind may be called so.
  */
 export const NDJSON_LIST = 'ndjson';
+/**
+ * The API's word about itself, `/api/v2/meta/`: its date and the hash of what it was built from, as
+ * PokeAPI gives them. In the index beside the kinds, as PokeAPI's is; no kind may be called so.
+ */
+export const META = 'meta';
 /** The file holding every record of a kind, one a line: a dot in its name, so it is never a record's id or name path. */
 const ndjsonFile = (kind: string) => `${API}/${kind}/all.ndjson`;
 /** The content type of the NDJSON files, as the local server and every host rule file send it. */
@@ -50,6 +55,9 @@ export const apiPaths = {
   /** The folder that holds a record's file. */
   recordDir,
   record: (kind: string, key: string | number) => `${recordDir(kind, key)}/index.json`,
+  /** The file of a record's sub-resource, such as a creature's encounters. */
+  subResource: (kind: string, key: string | number, sub: string) => `${recordDir(kind, key)}/${sub}/index.json`,
+  meta: `${API}/${META}/index.json`,
 
   ndjson: ndjsonFile,
   notFound: '404.json',
@@ -59,6 +67,8 @@ export const apiPaths = {
   schemaDir: 'schema/v2',
   schema: (docId: string) => `schema/v2/${docId}`,
   typeIcon: (generation: string, versionGroup: string, typeId: number) => `sprites/types/${generation}/${versionGroup}/${typeId}.svg`,
+  /** A file an author gave in a record's folder (`data/<kind>/<name>/<file>`), published by the record's id. */
+  media: (kind: string, id: number, file: string) => `media/${kind}/${id}/${file}`,
   /** `variant` is a list such as ['back', 'shiny', 'female']; the front default has none. */
   formSprite: (variant: readonly string[], formId: number) => {
     // Joined by hand: every form's eight sprites are named on every build, carried over or not.
@@ -89,6 +99,8 @@ export function urls(baseUrl: string) {
     index: `${baseUrl}/${API}/`,
     list: (kind: string) => `${baseUrl}/${API}/${kind}/`,
     record: (kind: string, id: number) => `${baseUrl}/${recordDir(kind, id)}/`,
+    /** A record's sub-resource, without the trailing slash, as PokeAPI writes a creature's `location_area_encounters`. */
+    subResource: (kind: string, id: number, sub: string) => `${baseUrl}/${recordDir(kind, id)}/${sub}`,
     ndjson: (kind: string) => `${baseUrl}/${ndjsonFile(kind)}`,
     /** The url of a file written under the output folder (sprites). */
     file: (relPath: string) => `${baseUrl}/${relPath}`,

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import microdiff, { type Difference } from 'microdiff';
 import { readInside } from '../guard.mjs';
-import { apiPaths, parseRecordUrl } from '../paths.ts';
+import { apiPaths, META, parseRecordUrl } from '../paths.ts';
 import { pointerOf, visible } from '../report/problems.ts';
 
 export interface RecordKey {
@@ -124,7 +124,12 @@ export const apiBaseUrl = (dir: string): string => readIndex(dir).baseUrl;
 
 function readApiFolder(dir: string): ApiFolder {
   const { index, baseUrl } = readIndex(dir);
-  const kinds = new Map(Object.keys(index).map((kind) => [kind, readList(dir, baseUrl, kind)]));
+  // `meta` is in the index, as PokeAPI's is, but no kind: its date and hash differ between any two builds of different inputs.
+  const kinds = new Map(
+    Object.keys(index)
+      .filter((kind) => kind !== META)
+      .map((kind) => [kind, readList(dir, baseUrl, kind)]),
+  );
   return { dir, baseUrl, kinds, paths: servedPaths(dir) };
 }
 

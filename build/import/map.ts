@@ -25,6 +25,9 @@ export function mapRecord(kind: string, record: Poke, info: KindInfo, world: Wor
 function mapNode(source: Schema, response: Schema | undefined, value: unknown, at: string, walk: Walk, required = false): Out {
   if (source['x-ref']) return mapRef(source, value, at, walk, required);
   if (source['x-ref-by']) return mapTrigger(source, value, at, walk);
+  // Where the source takes one reference or a list of them (`x-source: "many"`), one is mapped as a reference.
+  const one = source.anyOf?.find((branch: Schema) => branch['x-ref']);
+  if (one && !Array.isArray(value)) return mapRef(one, value, at, walk, required);
   // A list or an object that may be null (`oneOf` it and null) is mapped as that branch, when it is not null.
   const branch = value !== null && !source.items && !source.properties ? branchFor(source, value) : undefined;
   if (branch) return mapNode(branch, branchFor(response, value) ?? response, value, at, walk, required);
@@ -52,6 +55,8 @@ function mapObject(source: Schema, response: Schema | undefined, value: Poke, at
       if (!responseField && !empty) walk.losses.add('dropped', 'field-not-in-schema', walk.kind, path, walk.record);
       continue;
     }
+    // A null the build fills in itself (a field whose source default is null) says nothing.
+    if (field === null && schema.default === null) continue;
     const mapped = mapNode(schema, responseField, field, path, walk, (source.required ?? []).includes(key));
     if (mapped === DROP) {
       // An item without a part it needs goes (its loss is noted); a record stays, for admit.ts to refuse.

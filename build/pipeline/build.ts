@@ -2,7 +2,7 @@
 // is a module of its own; this one calls them in order, with one context per build.
 import fs from 'node:fs';
 import path from 'node:path';
-import { baseUrlFromEnv, checkBaseUrl } from '../config.ts';
+import { baseUrlFromEnv, checkBaseUrl, sourceDateFromEnv } from '../config.ts';
 import { readInside, UsageError } from '../guard.mjs';
 import { discover, type Listing } from './discover.ts';
 import { hashText } from '../hash.ts';
@@ -140,9 +140,13 @@ function projectText(rel: string): string {
   return read.bytes.toString('utf8');
 }
 
-/** Everything the output depends on, in one hash: same key, same bytes. */
-function buildKey({ tool, baseUrl, options, world }: Context, files: SourceFile[]): string {
-  return hashText([tool, baseUrl, options.pretty ?? false, world.hash, ...files.map((f) => `${f.rel} ${f.hash}`)].join('\n'));
+/**
+ * Everything the output depends on, in one hash: same key, same bytes. Without the date, what the
+ * output is made from: the hash `/api/v2/meta/` states, the same for the same sources whatever the date.
+ */
+function buildKey({ tool, baseUrl, options, world, date }: Context, files: SourceFile[], dated = true): string {
+  const made = [tool, baseUrl, options.pretty ?? false, world.hash, ...(dated ? [date] : [])];
+  return hashText([...made, ...files.map((f) => `${f.rel} ${f.hash}`)].join('\n'));
 }
 
 /** One build's settings and what it found so far, passed from stage to stage. */
@@ -151,6 +155,8 @@ interface Context {
   tuning: Tuning;
   outDir: string;
   baseUrl: string;
+  /** The date the API states as its own (`/api/v2/meta/`): part of the key, not of the settings, as it changes one file alone. */
+  date: string;
   problems: Problems;
   tool: string;
   /** The world's settings file, read but not yet parsed (world.ts). */
@@ -165,6 +171,7 @@ interface Context {
 function context(options: BuildOptions, tuning: Tuning): Context {
   const started = performance.now();
   const baseUrl = options.baseUrl ? checkBaseUrl(options.baseUrl) : baseUrlFromEnv();
+  const date = sourceDateFromEnv();
   const tool = toolFingerprint();
   const problems = new Problems();
   // A change to the world's settings may change every record (its languages) and the site's pages
@@ -184,6 +191,7 @@ function context(options: BuildOptions, tuning: Tuning): Context {
     tuning,
     outDir: options.outDir ?? defaultOutDir,
     baseUrl,
+    date,
     problems,
     tool,
     world,
@@ -349,6 +357,8 @@ async function render(ctx: Context, src: Sources, stages: Stages, checked: Check
     changes,
     world,
     rule,
+    // Every file is hashed once checked.
+    meta: { date: ctx.date, hash: buildKey(ctx, src.files, false) },
   });
   const result = tree ? await publish(ctx, src, store, tree, output, changes) : checkOnly(ctx, output);
   // Counted once the output is made: a remembered record read again to publish it was parsed.

@@ -531,6 +531,39 @@ function machinesOf(kind: 'move' | 'item'): Derivation {
   };
 }
 
+// --- a creature's encounters ------------------------------------------------------------------
+
+/**
+ * Where and how a creature is met, in PokeAPI's shape of its encounters (`/creature/<id>/encounters`):
+ * per area that lists it, by area id, its versions in the order the area gives them, each with all the
+ * ways it is met there (each its own version detail in the area), their chances summed as
+ * `max_chance`, and every condition value an author wrote (the area publishes the first alone).
+ */
+function encountersByCreature(store: Store): Map<Entry, Data[]> {
+  const out = new Map<Entry, Data[]>();
+  for (const area of store.valid('location-area')) {
+    for (const encounter of area.data.creature_encounters ?? []) {
+      const creature = store.target(encounter.creature);
+      if (creature) push(out, creature, { location_area: store.ref(area), version_details: byVersion(encounter.version_details ?? []) });
+    }
+  }
+  return out;
+}
+
+function byVersion(details: Data[]): Data[] {
+  const versions = new Map<string, Data>();
+  for (const { version, encounter_details: one } of details) {
+    const key = version?.url ?? String(version);
+    const at = versions.get(key) ?? { version, max_chance: 0, encounter_details: [] as Data[] };
+    versions.set(key, at);
+    if (!one) continue;
+    const { condition_values: values, creature_details: creature = null, ...rest } = one;
+    at.encounter_details.push({ ...rest, condition_values: values === undefined ? [] : [values].flat(), creature_details: creature });
+    at.max_chance += one.chance ?? 0;
+  }
+  return [...versions.values()];
+}
+
 // --- the derivations, by kind and field --------------------------------------------------------
 
 /** The derivations written here: those that are more than a list of the records pointing at one. */
@@ -682,6 +715,14 @@ const written: Record<string, Derivation> = {
   },
   'evolution-chain.chain': { reads: chainReads, run: evolutionChains },
   'evolution-chain.gender': { reads: chainReads }, // each evolution detail's gender, filled in with its chain
+  'creature.location_area_encounters': {
+    reads: { 'location-area': ['creature_encounters'] },
+    run: ({ store, filled }) => {
+      // Held here as the list itself: it is published at its own url, which the record gives (render.ts).
+      const met = encountersByCreature(store);
+      for (const creature of filled('creature')) creature.data.location_area_encounters = met.get(creature) ?? [];
+    },
+  },
   'creature-species.varieties': {
     reads: { creature: ['species', 'is_default'] },
     run: ({ store, filled }) => {

@@ -4,12 +4,12 @@ import type { Files } from '../incremental/manifest.ts';
 import { hashBody, joinedHash, lacking, type OutputFile } from '../output/plan.ts';
 import fs from 'node:fs';
 import { descriptionFiles } from '../schemas/openapi.ts';
-import { apiPaths, hostRuleFiles, NDJSON_LIST, NOT_FOUND_BODY } from '../paths.ts';
+import { apiPaths, hostRuleFiles, META, NDJSON_LIST, NOT_FOUND_BODY } from '../paths.ts';
 import { BuildFailed, type Problems } from '../report/problems.ts';
-import type { SchemaSet } from '../schemas/schemas.ts';
+import type { RefSite, SchemaSet } from '../schemas/schemas.ts';
 import { formSprites, renderFormSprite, renderTypeIcon, typeIcons } from '../site/sprites.ts';
 import { unpark, type Context } from './facts.ts';
-import type { Store } from '../store.ts';
+import type { Data, Entry, Store } from '../store.ts';
 import type { Validators } from '../schemas/validators.ts';
 import { at } from './parse.ts';
 import { serialise } from './serialise.ts';
@@ -38,6 +38,8 @@ interface EmitOptions {
    * every other file is the live tree's as it is (trees.ts, `publishChanges`).
    */
   changes: boolean;
+  /** What `/api/v2/meta/` states: the build's date (config.ts, `sourceDateFromEnv`) and its build key. */
+  meta: { date: string; hash: string };
 }
 
 /** A file of the live tree that stays as it is: trees.ts takes its hash from the live manifest. */
@@ -56,7 +58,7 @@ export function* outputFiles(
   problems: Problems,
   options: EmitOptions,
 ): Generator<OutputFile> {
-  const { pretty = false, published, read, extra = new Map(), onRecord, changes, world, rule } = options;
+  const { pretty = false, published, read, extra = new Map(), onRecord, changes, world, rule, meta } = options;
   const total = [...schemas.kinds.keys()].reduce((n, kind) => n + store.valid(kind).length, 0);
   const progress = { done: 0, total, onRecord };
   const ctx: Publishing = {
@@ -72,6 +74,7 @@ export function* outputFiles(
     hashes: new Map(),
     changes,
     progress,
+    meta,
   };
   // Once there is a problem, nothing more is published; the records are still read, for the rest.
   // One loop takes every part's files: V8 optimises it while the first part runs, and a loop of its
@@ -83,7 +86,7 @@ export function* outputFiles(
 }
 
 /** What publishing needs, passed on to each part of it: what unparking needs, and how to write. */
-interface Publishing extends Context, Pick<EmitOptions, 'read' | 'world'> {
+interface Publishing extends Context, Pick<EmitOptions, 'read' | 'world' | 'meta'> {
   pretty: boolean;
   published: Files;
   /** The hash of each record's file by id, of the kind being published: what its NDJSON file is made of. */
@@ -97,6 +100,7 @@ function* parts(ctx: Publishing, extra: Map<string, string | Buffer>): Generator
   const { store, schemas, changes, progress } = ctx;
   const kinds = [...schemas.kinds.keys()];
   if (schemas.kinds.has(NDJSON_LIST)) throw new Error(`no kind may be called ${NDJSON_LIST}: its folder is the list of the NDJSON files`);
+  if (schemas.kinds.has(META)) throw new Error(`no kind may be called ${META}: its folder is the API's word about itself`);
   // Each kind's records, its list and the NDJSON file of all its records.
   for (const kind of kinds) {
     if (changes && store.valid(kind).every((entry) => entry.carry)) continue;
@@ -108,6 +112,8 @@ function* parts(ctx: Publishing, extra: Map<string, string | Buffer>): Generator
   }
   // The site's files come from the tool, the options and the kinds alone: as they were.
   if (!changes) yield siteFiles(ctx, extra);
+  // The build key changed, or there would be no build: the hash it states is new every time.
+  yield metaFile(ctx);
   yield spriteFiles(ctx);
   progress.onRecord?.(progress.total, progress.total);
 }
@@ -129,14 +135,20 @@ function* recordFiles(kind: string, ctx: Publishing): Generator<OutputFile> {
       if (ctx.changes) continue;
       yield carried(idPath);
       if (byName) yield carried(apiPaths.record(kind, entry.name), idPath);
+      for (const sub of subResources(ctx.schemas, kind).values()) yield* subFiles(kind, entry, sub, byName);
       continue;
     }
     const before = problems.count;
     const whole = unpark(entry, ctx);
     if (!whole || problems.count > before) continue; // its own problems say what is wrong with it
-    // Without the fields only its source has.
-    const data = unpublished.length ? { ...whole } : whole;
+    // Without the fields only its source has, and with one reference where its source may give many.
+    const many = manySites(ctx.schemas, kind);
+    const subs = subResources(ctx.schemas, kind);
+    const data = unpublished.length || many.length || subs.size ? oneOfMany({ ...whole }, many) : whole;
     for (const field of unpublished) delete data[field];
+    // A sub-resource is published at its own url, which the record gives in the field that held it.
+    const subBodies = [...subs].map(([field, sub]) => ({ sub, body: serialise(data[field] ?? [], pretty) }));
+    for (const [field, sub] of subs) data[field] = ctx.store.urls.subResource(kind, entry.id, sub);
     const body = serialise(data, pretty);
     const hash = hashBody(body);
     if (published.get(idPath) !== hash && !validate(data)) {
@@ -149,7 +161,68 @@ function* recordFiles(kind: string, ctx: Publishing): Generator<OutputFile> {
     hashes.set(entry.id, hash);
     yield { rel: idPath, body, hash };
     if (byName) yield { rel: apiPaths.record(kind, entry.name), body, hash, sameAs: idPath };
+    for (const { sub, body } of subBodies) yield* subFiles(kind, entry, sub, byName, body);
   }
+}
+
+/** A kind's sub-resources (`x-sub-resource`): the field giving each one's url, and its name in that url. */
+const subResources = (schemas: SchemaSet, kind: string): Map<string, string> => {
+  let subs = subsOf.get(kind);
+  if (!subs) {
+    const properties = Object.entries((schemas.kinds.get(kind)!.response.properties ?? {}) as Record<string, Data>);
+    subsOf.set(kind, (subs = new Map(properties.flatMap(([field, s]) => (s['x-sub-resource'] ? [[field, s['x-sub-resource']]] : [])))));
+  }
+  return subs;
+};
+const subsOf = new Map<string, Map<string, string>>();
+
+/**
+ * A sub-resource's file at the record's id path, and at its name path where it has one; carried
+ * from the live tree with its record when no body is given.
+ */
+function* subFiles(kind: string, entry: Entry, sub: string, byName: boolean, body?: string): Generator<OutputFile> {
+  const idPath = apiPaths.subResource(kind, entry.id, sub);
+  const namePath = apiPaths.subResource(kind, entry.name, sub);
+  if (body === undefined) {
+    yield carried(idPath);
+    if (byName) yield carried(namePath, idPath);
+    return;
+  }
+  const hash = hashBody(body);
+  yield { rel: idPath, body, hash };
+  if (byName) yield { rel: namePath, body, hash, sameAs: idPath };
+}
+
+/** The places where a kind's source may give a list of references for the one its record publishes (`x-source: "many"`). */
+const manySites = (schemas: SchemaSet, kind: string): RefSite[] =>
+  (manyOf.get(kind) ??
+    manyOf
+      .set(
+        kind,
+        schemas.kinds.get(kind)!.refSites.filter((site) => 'kind' in site && site.many),
+      )
+      .get(kind))!;
+const manyOf = new Map<string, RefSite[]>();
+
+/**
+ * `data` with the first of each list at `sites` where the record publishes one reference, as the
+ * specification holds one (an encounter's condition value); the rest are read by what is derived
+ * from the record. The fields it changes are copied first: the record's facts hold the lists.
+ */
+function oneOfMany(data: Data, sites: readonly RefSite[]): Data {
+  for (const field of new Set(sites.map((site) => site.path[0]!)))
+    if (data[field] !== undefined) data[field] = structuredClone(data[field]);
+  const first = (value: unknown, path: readonly string[]): unknown => {
+    if (path.length === 0) return Array.isArray(value) ? value[0] : value;
+    if (value === null || typeof value !== 'object') return value;
+    const [step, ...rest] = path;
+    if (step === '*') return Array.isArray(value) ? value.map((item) => first(item, rest)) : value;
+    const object = value as Data;
+    if (Object.hasOwn(object, step!)) object[step!] = first(object[step!], rest);
+    return object;
+  };
+  for (const site of sites) first(data, site.path);
+  return data;
 }
 
 /**
@@ -182,8 +255,8 @@ function* ndjsonFile(kind: string, { store, pretty, hashes, problems }: Publishi
 
 /** The API's index, the list of NDJSON files, the 404 bodies, the hosts' rule files, the API description and the extra files. */
 function* siteFiles({ store, schemas, pretty, world }: Publishing, extra: Map<string, string | Buffer>): Generator<OutputFile> {
-  // The index maps kinds to their lists and holds nothing else, as PokeAPI's does.
-  const index = Object.fromEntries([...schemas.kinds.keys()].map((kind) => [kind, store.urls.list(kind)]));
+  // The index maps kinds to their lists, and `meta` to the API's word about itself: nothing else, as PokeAPI's.
+  const index = Object.fromEntries([...schemas.kinds.keys(), META].map((kind) => [kind, store.urls.list(kind)]));
   yield { rel: apiPaths.index, body: serialise(index, pretty) };
   // One per kind by name: at `api/v2/ndjson/`, not in the index.
   const ndjson = [...schemas.kinds.keys()].sort().map((kind) => ({ name: kind, url: store.urls.ndjson(kind) }));
@@ -195,6 +268,16 @@ function* siteFiles({ store, schemas, pretty, world }: Publishing, extra: Map<st
   for (const [rel, file] of hostRuleFiles) yield { rel, body: fs.readFileSync(file, 'utf8') };
   for (const [rel, body] of descriptionFiles(schemas, store.baseUrl, world)) yield { rel, body };
   for (const [rel, body] of [...extra].sort(([a], [b]) => (a < b ? -1 : 1))) yield { rel, body };
+}
+
+/**
+ * `/api/v2/meta/`, as PokeAPI's: the date the build states as its own, the hash of everything the
+ * output is made from (its build key: the same hash, the same bytes) and no tag.
+ */
+function* metaFile({ meta, pretty }: Publishing): Generator<OutputFile> {
+  // In hexadecimal, as PokeAPI's (a commit's) is written.
+  const hash = Buffer.from(meta.hash, 'base64url').toString('hex');
+  yield { rel: apiPaths.meta, body: serialise({ deploy_date: meta.date, hash, tag: null }, pretty) };
 }
 
 /** The types' icons and the forms' sprites. */

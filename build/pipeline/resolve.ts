@@ -59,6 +59,12 @@ function visit(value: any, path: readonly string[], i: number, segs: (string | n
 function resolveOne(store: Store, entry: Entry, site: RefSite, value: unknown, segs: (string | number)[], problems: Problems): unknown {
   if (value === null || value === undefined) return value;
   if ('kind' in site) {
+    // A list where one reference may be many (`x-source: "many"`): each of its references.
+    if (site.many && Array.isArray(value))
+      return value.map((one, i) => {
+        const target = find(store, entry, site.kind, one, () => pointerOf([...segs, i]), problems);
+        return target ? store.ref(target) : one;
+      });
     const target = find(store, entry, site.kind, value, () => pointerOf(segs), problems);
     return target ? store.ref(target) : value;
   }

@@ -9,9 +9,14 @@
 //   x-source: "omit"     derived by the build; an author never writes it
 //   x-source: "optional" derived (or defaulted) by the build when the author leaves it out
 //   x-source: {pick}     the author writes any of the listed fields; the build completes the rest
+//   x-source: "many"     (on a reference) the author may write a list of references here, where the
+//                        specification publishes one: the record publishes the first, and what is
+//                        derived from the record (a creature's encounters) reads them all
 //   x-source: "only"     (a record's top-level field) the author writes it and derivations read it,
 //                        but it is never published: the source schema has it, the response schema,
 //                        the published schemas, the types and the OpenAPI document do not
+//   x-sub-resource: NAME (a derived top-level field) its derivation's value is published at the
+//                        record's path/NAME/ (render.ts), and the field gives that url
 //   x-lookup: ["id"]     (root) the record is published by id only; default is by id and by name
 //   x-inverse: {kind, field}  (a record's top-level list of references) derived: the records of KIND
 //                        whose FIELD (a reference, or a list of them; top-level, or a dotted path
@@ -36,7 +41,7 @@ export const INT32_MAX = 2147483647;
 
 /** A place in a record that holds references: a path where '*' stands for every item or key. */
 export type RefSite =
-  | { path: string[]; kind: string }
+  | { path: string[]; kind: string; many?: true }
   | { path: string[]; byField: string; kinds: Record<string, string> };
 
 /** The kinds a reference site may point at. */
@@ -320,6 +325,7 @@ function refBySchema(refBy: { field: string; kinds: Record<string, string> }): S
 }
 
 function toSource(node: Schema, firstIds: FirstIds): Schema {
+  if (node['x-ref'] && node['x-source'] === 'many') return manyRefsSchema(refSchema(node['x-ref'], firstIds));
   if (node['x-ref']) return refSchema(node['x-ref'], firstIds);
   if (node['x-ref-by']) return refBySchema(node['x-ref-by']);
   if (Array.isArray(node.oneOf)) {
@@ -366,12 +372,17 @@ function toSource(node: Schema, firstIds: FirstIds): Schema {
   return out;
 }
 
+/** One reference, or (`x-source: "many"`) a list of them, as a source record writes it. */
+function manyRefsSchema(one: Schema): Schema {
+  return { anyOf: [one, { type: 'array', items: one, minItems: 1 }], description: `${one.description} Or a list of them.` };
+}
+
 function refSites(response: Schema): RefSite[] {
   const sites: RefSite[] = [];
   const walk = (node: Schema, at: string[]) => {
     if (!node || typeof node !== 'object') return;
     if (node['x-ref']) {
-      sites.push({ path: at, kind: node['x-ref'] });
+      sites.push(node['x-source'] === 'many' ? { path: at, kind: node['x-ref'], many: true } : { path: at, kind: node['x-ref'] });
       return;
     }
     if (node['x-ref-by']) {

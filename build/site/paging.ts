@@ -125,6 +125,8 @@ export async function pageFor(url: URL, read: (rel: string) => Promise<string | 
   if (!kind || !pagingOf(url.searchParams)) return undefined;
   const [listText, indexText] = await Promise.all([read(pageSources.list(kind)), read(pageSources.index)]);
   if (listText === undefined || indexText === undefined) return undefined;
+  // The index also names `/api/v2/meta/`, which is no list: its query plays no part, as at PokeAPI.
+  if (!listText.includes('"results"')) return undefined;
   return pageJson(indexText, listText, kind, url.searchParams);
 }
 
