@@ -144,6 +144,33 @@ describe('PokeAPI’s evolution chains, imported', () => {
     expect(pixiemoth).not.toMatch(/^\s+gender:/m);
   });
 
+  it('give a species saying otherwise its place in the tree, each field taken in the report, and build', async () => {
+    // As PokeAPI's manaphy, which its chain's tree has evolve from phione, and which says it evolves from none.
+    const dir = await tempDir('crs-import-');
+    const from = path.join(dir, 'from');
+    fs.cpSync(FIXTURE, from, { recursive: true });
+    const file = path.join(from, 'pokemon-species', '4', 'index.json');
+    fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), evolves_from_species: null }));
+    const out = path.join(dir, 'data');
+    expect((await command('import', ['--from', from, '--out', out])).code).toBe(0);
+    expect(fs.readFileSync(path.join(out, 'creature-species', 'shifter.yaml'), 'utf8')).toContain('evolves_from_species: spectra\n');
+    const report = JSON.parse(fs.readFileSync(`${out}.import-report.json`, 'utf8'));
+    expect(report.losses.filter((l: Json) => l.category === 'evolution-from-chain')).toEqual([
+      {
+        action: 'substituted',
+        category: 'evolution-from-chain',
+        kind: 'creature-species',
+        field: 'evolves_from_species',
+        records: ['shifter'],
+        count: 1,
+      },
+    ]);
+    expect(report.disagreements.map((d: Json) => `${d.record}: ${d.detail}`)).toContain(
+      'evolution-chain/2: has shifter evolve from spectra; pokemon-species.evolution_chain/evolves_from_species/is_baby does not',
+    );
+    expect((await command('build', ['--data', out, '--check'])).code).toBe(0);
+  }, 60_000);
+
   it('are held to what the species, the genders and the triggers say of them', async () => {
     const { world } = await readSource(FIXTURE, loadSchemas());
     const chain = world.get('evolution-chain')!.get(1)!;

@@ -4,6 +4,7 @@
 // whether it is a baby) each species states too: agree.ts holds the two to each other.
 import { isSlug } from '../guard.mjs';
 import { recordsOf, refTarget, type Poke, type World } from './kinds.ts';
+import type { Losses } from './losses.ts';
 
 /** A link of a chain's tree with the chain holding it and the species it evolves from (the link above), if any. */
 export interface Link {
@@ -38,6 +39,50 @@ export function evolutionDetails(world: World): Map<number, Poke[]> {
       id,
       (link.evolution_details ?? []).map(({ gender: _derived, ...rest }: Poke) => rest),
     );
+  }
+  return out;
+}
+
+/** A species' place in its chain's tree: the chain, the species it evolves from there, and whether it is a baby. */
+interface Place {
+  evolution_chain: Poke;
+  evolves_from_species: Poke | null;
+  is_baby: boolean;
+}
+
+/** Each species' place in the tree of the chain holding it, by its id (the first chain by id, where two hold it). */
+export function placesInChains(world: World): Map<number, Place> {
+  const out = new Map<number, Place>();
+  for (const { chain, link, from } of linksOf(world)) {
+    const id = refTarget(link.species)?.id;
+    if (id === undefined || out.has(id)) continue;
+    out.set(id, {
+      evolution_chain: { url: `/api/v2/evolution-chain/${chain.id}/` },
+      evolves_from_species: from?.species ?? null,
+      is_baby: link.is_baby,
+    });
+  }
+  return out;
+}
+
+/**
+ * A species in its chain's place: the build makes the tree from what each species says, so where
+ * PokeAPI's species says otherwise than its chain's tree (a second first species of one chain, a
+ * species evolving from one in another chain), the tree's word is taken, each field taken noted.
+ */
+export function inItsPlace(species: Poke, place: Place | undefined, losses: Losses): Poke {
+  if (!place) return species;
+  const out = { ...species };
+  for (const field of ['evolution_chain', 'evolves_from_species', 'is_baby'] as const) {
+    const said = species[field];
+    const placed = place[field];
+    const same =
+      typeof placed === 'boolean'
+        ? said === placed
+        : refTarget(said)?.id === refTarget(placed)?.id && ((said ?? null) === null) === (placed === null);
+    if (same) continue;
+    losses.add('substituted', 'evolution-from-chain', 'creature-species', field, String(species.name));
+    out[field] = placed;
   }
   return out;
 }

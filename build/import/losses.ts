@@ -19,6 +19,7 @@ export interface Loss {
 export const CATEGORIES: Record<string, string> = {
   'encounter-details':
     'a PokeAPI version detail with several encounter details became one version detail per encounter (the specification holds one object)',
+  'condition-values': 'an encounter with several condition values keeps the first (the specification holds one)',
   'null-reference':
     'a null reference the specification requires (a type\u2019s or a stat\u2019s move damage class) becomes the first record of its kind by id',
   'characteristic-name': 'a characteristic (PokeAPI gives it no name) is named after its English description, or characteristic-<id>',
@@ -26,6 +27,8 @@ export const CATEGORIES: Record<string, string> = {
   'super-contest-effect-name':
     'a super contest effect (PokeAPI gives it no name) is named after its English flavor text, or super-contest-effect-<id>',
   'duplicate-name': 'a record named as another of its kind with a lower id is named <name>-<id>: a name is unique within its kind',
+  'evolution-from-chain':
+    'a species whose evolution_chain, evolves_from_species or is_baby says otherwise than its chain\u2019s tree takes the tree\u2019s (the build makes the tree from the species)',
   'gender-to-evolve': 'a species PokeAPI lists under several genders needed to evolve keeps the first (the source names one)',
   'trigger-condition': 'a form trigger condition the source format cannot hold (no record named, or a word it does not know)',
   'reference-to-missing-record': 'a reference to a record that is not among those imported',

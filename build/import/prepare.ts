@@ -4,7 +4,7 @@
 // a species' gender needed to evolve), and names are given or made unique. Every fold is noted in `losses`.
 import { isSlug } from '../guard.mjs';
 import { recordsOf, refTarget, type Poke, type World } from './kinds.ts';
-import { evolutionDetails, nameChains } from './evolution.ts';
+import { evolutionDetails, inItsPlace, nameChains, placesInChains } from './evolution.ts';
 import type { Losses } from './losses.ts';
 
 const byId = (a: Poke, b: Poke) => a.id - b.id;
@@ -15,6 +15,7 @@ export function prepareWorld(world: World, losses: Losses): World {
   const itemStats = inverseRefs(world, 'stat', 'affecting_items');
   const genderToEvolve = inverseRefs(world, 'gender', 'required_for_evolution');
   const evolutions = evolutionDetails(world);
+  const places = placesInChains(world);
   for (const [kind, records] of world) {
     const prepared = new Map<number, Poke>();
     for (const [id, record] of records) {
@@ -23,7 +24,10 @@ export function prepareWorld(world: World, losses: Losses): World {
       else if (kind === 'type') next = typeRelations(record);
       else if (kind === 'item') next = { ...record, affected_stats: (itemStats.get(id) ?? []).map(refOf) };
       else if (kind === 'creature-species')
-        next = { ...withGenderToEvolve(record, genderToEvolve.get(id) ?? [], losses), evolution_details: evolutions.get(id) ?? [] };
+        next = {
+          ...inItsPlace(withGenderToEvolve(record, genderToEvolve.get(id) ?? [], losses), places.get(id), losses),
+          evolution_details: evolutions.get(id) ?? [],
+        };
       prepared.set(id, next);
     }
     out.set(kind, prepared);
@@ -84,9 +88,8 @@ function withGenderToEvolve(species: Poke, genders: Poke[], losses: Losses): Pok
 
 /**
  * The specification's version detail holds one encounter: a PokeAPI version detail with several
- * becomes one version detail per encounter, of the same version (the build sums their chances, and
- * groups them again in the creature's encounters). Several condition values stay a list, which the
- * source holds (the area publishes the first, the creature's encounters all); one is one reference.
+ * becomes one version detail per encounter, of the same version (the build sums their chances).
+ * Of several condition values the specification holds the first.
  */
 function splitEncounters(area: Poke, losses: Losses): Poke {
   const encounters = (area.pokemon_encounters ?? []).map((encounter: Poke) => ({
@@ -95,16 +98,17 @@ function splitEncounters(area: Poke, losses: Losses): Poke {
       const details: Poke[] = detail.encounter_details ?? [];
       if (details.length === 0) losses.add('dropped', 'empty-version-detail', 'location-area', 'version_details', area.name);
       if (details.length > 1) losses.add('folded', 'encounter-details', 'location-area', 'version_details[].encounter_details', area.name);
-      return details.map((one) => ({ ...detail, encounter_details: conditions(one) }));
+      return details.map((one) => ({ ...detail, encounter_details: oneCondition(one, area, losses) }));
     }),
   }));
   return { ...area, pokemon_encounters: encounters };
 }
 
-function conditions(details: Poke): Poke {
+function oneCondition(details: Poke, area: Poke, losses: Losses): Poke {
   const { condition_values: values = [], ...rest } = details;
-  if (values.length === 0) return rest;
-  return { ...rest, condition_values: values.length === 1 ? values[0] : values };
+  for (let i = 1; i < values.length; i++)
+    losses.add('dropped', 'condition-values', 'location-area', 'encounter_details.condition_values', area.name);
+  return values.length ? { ...rest, condition_values: values[0] } : rest;
 }
 
 /**
