@@ -421,6 +421,10 @@ function linkOf(store: Store, species: Entry, children: ReadonlyMap<Entry, Entry
   };
 }
 
+/**
+ * Each chain's tree: its first species (the one of its species evolving from none in it), and link
+ * by link the species evolving from each, by id. A chain no species names is a problem.
+ */
 function evolutionChains(ctx: Across): void {
   const { store, problems, filled } = ctx;
   const { parents, strays } = parentsInChain(ctx);
