@@ -92,15 +92,18 @@ describe('the OpenAPI document', () => {
     expect(kinds).toEqual(
       expect.arrayContaining(['type', 'creature-form', 'location-area', 'athlon-stat', 'gender', 'stat', 'language', 'move']),
     );
-    const expected = ['/api/v2/', '/api/v2/ndjson/', ...kinds.flatMap((k) => [`/api/v2/${k}/`, `/api/v2/${k}/{id}/`])];
+    const expected = ['/api/v2/', '/api/v2/ndjson/', '/api/v2/meta/', ...kinds.flatMap((k) => [`/api/v2/${k}/`, `/api/v2/${k}/{id}/`])];
     const ndjson = kinds.map((k) => `/api/v2/${k}/all.ndjson`);
-    expect(Object.keys(doc.paths).sort()).toEqual([...expected, ...ndjson].sort());
+    // A creature's encounters, PokeAPI's one sub-resource of a record, with its shape stated where it is.
+    const encounters = '/api/v2/creature/{id}/encounters/';
+    expect(Object.keys(doc.paths).sort()).toEqual([...expected, ...ndjson, encounters].sort());
+    expect(doc.paths[encounters].get.responses['200'].content['application/json'].schema.type).toBe('array');
     for (const p of expected)
       expect(doc.paths[p].get.responses['200'].content['application/json'].schema.$ref).toMatch(/^#\/components\/schemas\//);
     for (const p of ndjson) expect(Object.keys(doc.paths[p].get.responses['200'].content), p).toEqual(['application/x-ndjson']);
     expect(doc.servers).toEqual([{ url: BASE }]);
-    // The index lists kinds only, as PokeAPI's: the document says where the NDJSON files are.
-    expect(Object.keys(doc.components.schemas.ApiIndex.properties).sort()).toEqual([...kinds].sort());
+    // The index lists kinds and meta only, as PokeAPI's: the document says where the NDJSON files are.
+    expect(Object.keys(doc.components.schemas.ApiIndex.properties).sort()).toEqual([...kinds, 'meta'].sort());
     expect(doc.info.description).toContain('/api/v2/ndjson/');
     expect(doc.info.title).toBe(ABOUT.title);
     expect(doc.info.description.startsWith(`${ABOUT.description}\n`)).toBe(true);

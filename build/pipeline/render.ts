@@ -170,7 +170,10 @@ const subResources = (schemas: SchemaSet, kind: string): Map<string, string> => 
   let subs = subsOf.get(kind);
   if (!subs) {
     const properties = Object.entries((schemas.kinds.get(kind)!.response.properties ?? {}) as Record<string, Data>);
-    subsOf.set(kind, (subs = new Map(properties.flatMap(([field, s]) => (s['x-sub-resource'] ? [[field, s['x-sub-resource']]] : [])))));
+    subsOf.set(
+      kind,
+      (subs = new Map(properties.flatMap(([field, s]) => (s['x-sub-resource'] ? [[field, s['x-sub-resource'].name]] : [])))),
+    );
   }
   return subs;
 };

@@ -2,7 +2,7 @@
 // generated from `schemas/*.json`, published beside the records so any tool can read them.
 import fs from 'node:fs';
 import path from 'node:path';
-import { apiPaths, NDJSON_LIST, NDJSON_TYPE, NOT_FOUND_BODY, projectRoot, urls } from '../paths.ts';
+import { apiPaths, META, NDJSON_LIST, NDJSON_TYPE, NOT_FOUND_BODY, projectRoot, urls } from '../paths.ts';
 import { bundleDefinitions, stripAnnotations, type KindInfo, type Schema, type SchemaSet } from './schemas.ts';
 
 const COMPONENTS = '#/components/schemas/';
@@ -11,6 +11,8 @@ const LIST = 'NamedRefList';
 /** The list of a kind whose records publish no name: urls alone, as PokeAPI lists characteristics. */
 const URL_LIST = 'UrlList';
 const INDEX = 'ApiIndex';
+/** `/api/v2/meta/`, the API's word about itself. */
+const METADATA = 'ApiMeta';
 const NOT_FOUND = 'NotFound';
 
 /** What the document says the API is about: the world's title and description (its settings file, pipeline/world.ts). */
@@ -84,11 +86,24 @@ function documentSchemas(kinds: KindInfo[]): Schema {
     }),
     [INDEX]: {
       title: INDEX,
-      description: 'The url of every list endpoint, by kind, and nothing else, as PokeAPI gives it.',
+      description: `The url of every list endpoint, by kind, and of ${META}, and nothing else, as PokeAPI gives it.`,
       type: 'object',
-      required: kinds.map((k) => k.kind),
+      required: [...kinds.map((k) => k.kind), META],
       additionalProperties: false,
-      properties: Object.fromEntries(kinds.map((k) => [k.kind, { type: 'string', format: 'uri' }])),
+      properties: Object.fromEntries([...kinds.map((k) => k.kind), META].map((key) => [key, { type: 'string', format: 'uri' }])),
+    },
+    [METADATA]: {
+      title: METADATA,
+      description:
+        'The build that made the API, as PokeAPI gives its own: its date (SOURCE_DATE_EPOCH, in seconds since 1970; "0" when the build was given none) and a SHA-1 of everything it was made from; no tag.',
+      type: 'object',
+      required: ['deploy_date', 'hash', 'tag'],
+      additionalProperties: false,
+      properties: {
+        deploy_date: { type: 'string', pattern: '^[0-9]+$' },
+        hash: { type: 'string', pattern: '^[0-9a-f]{40}$' },
+        tag: { type: 'null' },
+      },
     },
     [NOT_FOUND]: {
       title: NOT_FOUND,
@@ -128,6 +143,14 @@ function endpointPaths(kinds: KindInfo[], kindDefinition: (kind: string) => stri
         responses: { '200': jsonResponse(LIST, 'The NDJSON file of every kind.') },
       },
     },
+    [api.list(META)]: {
+      get: {
+        operationId: 'getMeta',
+        summary: 'Get the build that made the API',
+        description: 'Its date and the hash of what it was made from, as PokeAPI gives them. A query string is accepted and ignored.',
+        responses: { '200': jsonResponse(METADATA, 'The date and hash of the build.') },
+      },
+    },
   };
   for (const info of kinds) {
     const words = info.kind.replace(/-/g, ' ');
@@ -135,8 +158,31 @@ function endpointPaths(kinds: KindInfo[], kindDefinition: (kind: string) => stri
     paths[api.list(info.kind)] = { get: listOperation(op, words, !info.unpublished.includes('name')) };
     paths[`${api.list(info.kind)}{id}/`] = { get: recordOperation(info, op, words, kindDefinition(info.kind)) };
     paths[api.ndjson(info.kind)] = { get: ndjsonOperation(op, words, kindDefinition(info.kind)) };
+    for (const [field, sub] of subResources(info)) paths[`${api.list(info.kind)}{id}/${sub.name}/`] = { get: subOperation(info, op, field, sub) };
   }
   return paths;
+}
+
+/** A kind's sub-resources (`x-sub-resource`), by the field that gives each one's url. */
+function subResources(info: KindInfo): Array<[string, Schema]> {
+  return Object.entries((info.response.properties ?? {}) as Schema).flatMap(([field, s]) =>
+    s['x-sub-resource'] ? [[field, s['x-sub-resource'] as Schema] as [string, Schema]] : [],
+  );
+}
+
+/** A sub-resource of a record (a creature's encounters), at the url its `field` gives; its schema stated where it is. */
+function subOperation(info: KindInfo, op: string, field: string, sub: Schema): Schema {
+  const name = String(sub.name);
+  return {
+    operationId: `get${op}${pascal(name)}`,
+    summary: `Get a ${info.kind.replace(/-/g, ' ')}'s ${name.replace(/-/g, ' ')}`,
+    description: `${sub.description} The record's ${field} gives its url. ${info.byName ? 'Reachable by its id or by its name.' : 'Reachable by its id only.'}`,
+    parameters: [{ $ref: `#/components/parameters/${info.byName ? 'idOrName' : 'id'}` }],
+    responses: {
+      '200': { description: String(sub.title), content: { 'application/json': { schema: stripAnnotations(sub.schema) } } },
+      '404': { $ref: '#/components/responses/NotFound' },
+    },
+  };
 }
 
 /** A kind's NDJSON file: OpenAPI 3.1 has no way to type each line, so the record schema is named in words. */

@@ -15,8 +15,9 @@
 //   x-source: "only"     (a record's top-level field) the author writes it and derivations read it,
 //                        but it is never published: the source schema has it, the response schema,
 //                        the published schemas, the types and the OpenAPI document do not
-//   x-sub-resource: NAME (a derived top-level field) its derivation's value is published at the
-//                        record's path/NAME/ (render.ts), and the field gives that url
+//   x-sub-resource: {name, title, description, schema}  (a derived top-level field) its
+//                        derivation's value, of that schema, is published at the record's path/NAME/
+//                        (render.ts, the OpenAPI document), and the field gives that url
 //   x-lookup: ["id"]     (root) the record is published by id only; default is by id and by name
 //   x-inverse: {kind, field}  (a record's top-level list of references) derived: the records of KIND
 //                        whose FIELD (a reference, or a list of them; top-level, or a dotted path
