@@ -372,8 +372,19 @@ export interface CreatureForm {
   is_mega?: boolean;
   form_name: string;
   creature: NamedRef;
+  /**
+   * Its images, each a url: as the author gave them (a url, or a file of the record's folder), drawn by the build where left out, null where the form has no such variant.
+   */
   sprites: {
     default?: string;
+    back_default?: string | null;
+    back_female?: string | null;
+    back_shiny?: string | null;
+    back_shiny_female?: string | null;
+    front_default?: string | null;
+    front_female?: string | null;
+    front_shiny?: string | null;
+    front_shiny_female?: string | null;
     [k: string]: string | null | undefined;
   };
   version_group: NamedRef;
@@ -617,7 +628,7 @@ export interface Creature {
     }[];
   }[];
   /**
-   * The images of the creature's default form, null where it has no such variant (or no default form); `other` and `versions` as PokeAPI shapes them, holding the same drawings.
+   * The creature's images: as the author gave them (a url, or a file of the record's folder), and where left out its default form's, null where it has no such variant (or no default form); `other` and `versions` as PokeAPI shapes them.
    */
   sprites: {
     back_default: CreatureSprite;
@@ -649,11 +660,11 @@ export interface Creature {
       showdown: CreatureVariantSprites;
     };
     /**
-     * Generation → version group → the images as drawn for it: the version group the default form came in, under its generation (every later one would hold the same drawings). Empty without a default form.
+     * Generation → version group → its images, as the author gave them; where the author gives none for the version group the default form came in, the default form's images under it.
      */
     versions: {
       [k: string]: {
-        [k: string]: CreatureVariantSprites;
+        [k: string]: CreatureVersionSprites;
       };
     };
   };
@@ -663,7 +674,7 @@ export interface Creature {
   location_area_encounters: string;
   forms: NamedRef[];
   /**
-   * Its cry, as sound files: the latest and the one of the first games, null where it has none.
+   * Its cry, as sound files (OGG), when it has one: the latest and the one of the first games, each a url as the author gave it (or a file of the record's folder), null where it has none.
    */
   cries?: {
     latest: string | null;
@@ -685,6 +696,38 @@ export interface CreatureVariantSprites {
   front_female: CreatureSprite;
   front_shiny: CreatureSprite;
   front_shiny_female: CreatureSprite;
+}
+/**
+ * The images of one version group, each as PokeAPI names it: the variants it has (gray and transparent ones in the first generations, `animated` ones in the fifth), each a url or null.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "CreatureVersionSprites".
+ */
+export interface CreatureVersionSprites {
+  back_default?: CreatureSprite;
+  back_female?: CreatureSprite;
+  back_gray?: CreatureSprite;
+  back_shiny?: CreatureSprite;
+  back_shiny_female?: CreatureSprite;
+  back_shiny_transparent?: CreatureSprite;
+  back_transparent?: CreatureSprite;
+  front_default?: CreatureSprite;
+  front_female?: CreatureSprite;
+  front_gray?: CreatureSprite;
+  front_shiny?: CreatureSprite;
+  front_shiny_female?: CreatureSprite;
+  front_shiny_transparent?: CreatureSprite;
+  front_transparent?: CreatureSprite;
+  animated?: {
+    back_default?: CreatureSprite;
+    back_female?: CreatureSprite;
+    back_shiny?: CreatureSprite;
+    back_shiny_female?: CreatureSprite;
+    front_default?: CreatureSprite;
+    front_female?: CreatureSprite;
+    front_shiny?: CreatureSprite;
+    front_shiny_female?: CreatureSprite;
+  };
 }
 /**
  * What items are bought and sold for in a version group's shops.
@@ -1069,6 +1112,12 @@ export interface Item {
     sell_price: number | null;
     version_group: NamedRef;
   }[];
+  /**
+   * Its image: as the author gave it (a url, or a file of the record's folder), null where it has none.
+   */
+  sprites: {
+    default: string | null;
+  };
 }
 /**
  * A machine that teaches a move, and the version group it does so in.
@@ -1622,10 +1671,14 @@ export interface Type {
     };
   }[];
   moves: NamedRef[];
+  /**
+   * Generation → version group → its icons: as the author gave them (a url, or a file of the record's folder); the build draws the name icon of each version group from the type's generation on that the author gives none for.
+   */
   sprites: {
     [k: string]: {
       [k: string]: {
         name_icon?: string;
+        symbol_icon?: string | null;
       };
     };
   };

@@ -15,6 +15,11 @@ export interface SourceFile {
   stem: string;
   size: number;
   mtimeMs: number;
+  /**
+   * The files of the record's own folder (`<kind>/<name>/` beside it), by name, when it has one: its
+   * images and sounds, published with it and part of its identity (`hash`).
+   */
+  media?: MediaFile[];
   /** Why the file is not read at all (it is too large); its problem is reported already. */
   refused?: string;
   /** Hash of the text, once read or remembered: what tells a changed file from an unchanged one. */
@@ -30,6 +35,14 @@ export interface SourceFile {
   parsed?: { value: unknown };
   /** What the last build remembered of this unchanged file, when the record is not read in full. */
   known?: Remembered;
+}
+
+/** A file of a record's folder: its name and where it is (a link is followed only when checked, media.ts). */
+export interface MediaFile {
+  name: string;
+  abs: string;
+  /** The data folder, which the file must lie inside. */
+  root: string;
 }
 
 /** What a build remembers of a source file to know, without reading it, that it has not changed. */

@@ -51,8 +51,7 @@ export function misfit(shape: Schema, value: unknown, at: Array<string | number>
   }
   if (Array.isArray(value)) return shape.items ? first(value.map((item, i) => [shape.items, item, [...at, i]])) : undefined;
   if (value && typeof value === 'object' && shape.properties) {
-    const fields = Object.entries(value).filter(([key]) => !(at.length === 0 && UNREAD.has(ourName(key))));
-    const known = fields.filter(([key]) => Object.hasOwn(shape.properties, ourName(key)));
+    const known = Object.entries(value).filter(([key]) => Object.hasOwn(shape.properties, ourName(key)));
     return first(known.map(([key, field]) => [shape.properties[ourName(key)], field, [...at, key]]));
   }
   return undefined;

@@ -17,7 +17,7 @@ import type { CheckedRecords } from './checked.ts';
 import { readUnhashed } from './parse.ts';
 
 /** A file as sent to a thread. */
-export type Sent = Pick<SourceFile, 'rel' | 'abs' | 'kind' | 'stem' | 'size' | 'mtimeMs' | 'hash'>;
+export type Sent = Pick<SourceFile, 'rel' | 'abs' | 'kind' | 'stem' | 'size' | 'mtimeMs' | 'hash' | 'media'>;
 
 /**
  * What a thread found in one file: what `checkFile` gave, a record sent without its file, and one
@@ -135,7 +135,16 @@ function parked(checked: Checked): Checked {
   return checked;
 }
 
-const sent = ({ rel, abs, kind, stem, size, mtimeMs, hash }: SourceFile): Sent => ({ rel, abs, kind, stem, size, mtimeMs, hash });
+const sent = ({ rel, abs, kind, stem, size, mtimeMs, hash, media }: SourceFile): Sent => ({
+  rel,
+  abs,
+  kind,
+  stem,
+  size,
+  mtimeMs,
+  hash,
+  media,
+});
 
 /** What a thread found, as `checkFile` would have given it on this thread (and kept in the cache as it would have). */
 function accept(file: SourceFile, result: Found, problems: Problems, cache: CheckedRecords | undefined): Checked {

@@ -7,7 +7,7 @@
 import { pointerOf, type Problems } from '../report/problems.ts';
 import { projectSchemas, singleRef, type SchemaSet } from '../schemas/schemas.ts';
 import { UsageError } from '../guard.mjs';
-import { FORM_SPRITE_KEYS, formSprites, OTHER_SPRITE_SETS, OTHER_SPRITES_NEVER, typeIcons } from '../site/sprites.ts';
+import { creatureSpriteTree, formSpriteTree, givenPlaces, typeSpriteTree } from '../site/sprites.ts';
 import type { Data, Entry, Store } from '../store.ts';
 import { at } from './parse.ts';
 
@@ -300,26 +300,6 @@ function isDefaultCreature(store: Store, creature: Entry): boolean {
   return typeof written === 'boolean' ? written : store.target(creature.data.species)?.id === creature.id;
 }
 
-/** A form's images by key, each a url, or null where it has none. */
-const spriteUrls = (store: Store, form: Entry): Data =>
-  Object.fromEntries(formSprites(store, form).map((s) => [s.key, s.path && store.urls.file(s.path)]));
-
-/**
- * A creature's images are its default form's (PokeAPI gives both the same files); null without one.
- * `other` and `versions` hold them again as PokeAPI shapes those: the build draws one image per
- * variant, so `versions` names only the version group the form came in (a later one would repeat it).
- */
-function creatureSprites(store: Store, form: Entry | undefined): Data {
-  const flat = form ? spriteUrls(store, form) : Object.fromEntries(FORM_SPRITE_KEYS.map((key) => [key, null]));
-  const pick = (keys: readonly string[], never: readonly string[] = []) =>
-    Object.fromEntries(keys.map((key) => [key, never.includes(key) ? null : flat[key]]));
-  const other = Object.fromEntries(Object.entries(OTHER_SPRITE_SETS).map(([set, keys]) => [set, pick(keys, OTHER_SPRITES_NEVER[set])]));
-  const versionGroup = form && store.target(form.data.version_group);
-  const generation = versionGroup && store.target(versionGroup.data.generation);
-  const versions = generation ? { [generation.name]: { [versionGroup.name]: pick(FORM_SPRITE_KEYS) } } : {};
-  return { ...flat, other, versions };
-}
-
 // --- evolution chains --------------------------------------------------------------------------
 
 /** What a chain is made of: what each species says of its own evolution. */
@@ -592,15 +572,9 @@ const written: Record<string, Derivation> = {
     },
   },
   'type.sprites': {
-    reads: { type: ['generation'], 'version-group': ['generation'] },
+    reads: { type: ['generation', 'sprites'], 'version-group': ['generation'] },
     run: ({ store, filled }) => {
-      for (const type of filled('type')) {
-        const sprites: Data = {};
-        for (const icon of typeIcons(store, type)) {
-          (sprites[icon.generation.name] ??= {})[icon.versionGroup.name] = { name_icon: store.urls.file(icon.path) };
-        }
-        type.data.sprites = sprites;
-      }
+      for (const type of filled('type')) type.data.sprites = typeSpriteTree(store, type);
     },
   },
   'creature-form.types': {
@@ -614,11 +588,24 @@ const written: Record<string, Derivation> = {
     },
   },
   'creature-form.sprites': {
-    reads: { 'creature-form': ['creature'], creature: ['species'], 'creature-species': ['gender_rate', 'has_gender_differences'] },
+    reads: {
+      'creature-form': ['creature', 'sprites'],
+      creature: ['species'],
+      'creature-species': ['gender_rate', 'has_gender_differences'],
+    },
     run: ({ store, filled }) => {
-      for (const form of filled('creature-form')) {
-        form.data.sprites = spriteUrls(store, form);
-      }
+      for (const form of filled('creature-form')) form.data.sprites = formSpriteTree(store, form);
+    },
+  },
+  'item.sprites': {
+    reads: {},
+    own: (item, { store }) => void (item.data.sprites = givenPlaces(store, item, item.data.sprites, ['default'])),
+  },
+  'creature.cries': {
+    reads: {},
+    // A creature without a cry has none: PokeAPI's latest cry is never null.
+    own: (creature, { store }) => {
+      if (creature.data.cries !== undefined) creature.data.cries = givenPlaces(store, creature, creature.data.cries, ['latest', 'legacy']);
     },
   },
   'location-area.max_chance': {
@@ -703,9 +690,9 @@ const written: Record<string, Derivation> = {
   },
   'creature.sprites': {
     reads: {
-      'creature-form': ['creature', 'is_default', 'version_group'],
+      'creature-form': ['creature', 'is_default', 'version_group', 'sprites'],
       'version-group': ['generation'],
-      creature: ['species'],
+      creature: ['species', 'sprites'],
       'creature-species': ['gender_rate', 'has_gender_differences'],
     },
     run: ({ store, filled }) => {
@@ -714,7 +701,7 @@ const written: Record<string, Derivation> = {
         const creature = store.target(form.data.creature);
         if (creature && form.data.is_default === true && !defaults.has(creature)) defaults.set(creature, form);
       }
-      for (const creature of filled('creature')) creature.data.sprites = creatureSprites(store, defaults.get(creature));
+      for (const creature of filled('creature')) creature.data.sprites = creatureSpriteTree(store, creature, defaults.get(creature));
     },
   },
   'evolution-chain.chain': { reads: chainReads, run: evolutionChains },

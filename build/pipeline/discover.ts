@@ -9,7 +9,7 @@ import { MAX_FILE_BYTES } from '../guard.mjs';
 import { relativeTo } from '../paths.ts';
 import { fileStart, type Problem, type Problems } from '../report/problems.ts';
 import type { FileList } from '../incremental/manifest.ts';
-import type { SourceFile } from '../store.ts';
+import type { MediaFile, SourceFile } from '../store.ts';
 import { WORLD_FILE } from './world.ts';
 
 const SOURCE_EXTENSIONS = ['yaml', 'yml', 'json'];
@@ -29,6 +29,8 @@ export interface Listing {
   others: string[];
   /** Entries of the data folder that are not read whatever their name, and why. */
   refused: Array<{ name: string; why: string }>;
+  /** The folders among `others`: a record's own folder of images and sounds when a record file has its name (`<kind>/<name>`). */
+  folders: string[];
 }
 
 /**
@@ -95,7 +97,7 @@ function typeOf(entry: fg.Entry['dirent'] | fs.Stats): EntryType {
  * pull request must not make the build publish a file of the machine it runs on.
  */
 export function listSources(dataDir: string): Listing {
-  const listing: Listing = { sources: [], others: [], refused: [] };
+  const listing: Listing = { sources: [], others: [], refused: [], folders: [] };
   const within = insideOf(dataDir);
   const take = (dir: string, patterns: string[], prefix: string) => {
     const base = path.join(dir, '/'); // joined to each entry by hand: path.join cost 80 ms of a no-op at scale 10
@@ -119,7 +121,8 @@ export function listSources(dataDir: string): Listing {
 }
 
 /** An entry of a kind's folder: a source file, with its size and time, or one of the others. Only source files are looked at. */
-function kindEntry({ sources, others }: Listing, name: string, abs: string, what: 'file' | 'folder'): void {
+function kindEntry({ sources, others, folders }: Listing, name: string, abs: string, what: 'file' | 'folder'): void {
+  if (what === 'folder') folders.push(name);
   if (what === 'folder' || !SOURCE_NAME.test(path.basename(name))) return void others.push(name);
   const stats = fs.statSync(abs, { throwIfNoEntry: false });
   // A file removed since it was listed is not there at all.
@@ -140,7 +143,9 @@ export function discover(dataDir: string, problems: Problems, known?: FileList, 
   const root = path.join(dataDir, '/');
   const listing = listSources(dataDir);
   listed?.(listing);
-  const { sources, others, refused } = listing;
+  const { sources, refused } = listing;
+  const media = mediaFolders(dataDir, listing);
+  const others = listing.others.filter((name) => !media.has(name));
   for (const name of others) problems.add(notRead(name, prefix));
   for (const { name, why } of refused) {
     const rel = prefix ? `${prefix}/${name}` : name;
@@ -167,10 +172,36 @@ export function discover(dataDir: string, problems: Problems, known?: FileList, 
       size,
       mtimeMs,
     };
+    const own = media.get(name.slice(0, name.lastIndexOf('.')));
+    if (own) file.media = own;
     if (size > MAX_FILE_BYTES) refuse(file, problems);
-    else if (known) stamped(file, known);
+    // A record with a folder of its own is read every time: its hash is its folder's too.
+    else if (known && !own) stamped(file, known);
     return file;
   });
+}
+
+/**
+ * The folders of records' own images and sounds: a folder in a kind's folder named as a record
+ * file there is (`creature/emberpup/` beside `creature/emberpup.yaml`), each with its entries
+ * (hidden ones passed over), by name. Whether each is a file fit to publish is media.ts's to say.
+ */
+function mediaFolders(dataDir: string, { sources, folders }: Listing): Map<string, MediaFile[]> {
+  const stems = new Set(sources.map((s) => s.path.slice(0, s.path.lastIndexOf('.'))));
+  const out = new Map<string, MediaFile[]>();
+  for (const name of folders) {
+    if (!stems.has(name)) continue;
+    const abs = path.join(dataDir, name);
+    let entries: string[] = [];
+    try {
+      entries = fs.readdirSync(abs).filter((entry) => !entry.startsWith('.'));
+    } catch {} // gone since it was listed: an empty folder
+    out.set(
+      name,
+      entries.sort(byPath).map((entry) => ({ name: entry, abs: path.join(abs, entry), root: dataDir })),
+    );
+  }
+  return out;
 }
 
 /** The remembered hash of a file whose size and time are as the live tree's sources give them. */

@@ -15,7 +15,7 @@
 import { crossDerived, deriveOwn, factFields } from './derive.ts';
 import { serialise } from './serialise.ts';
 import { hashText } from '../hash.ts';
-import { parseSource, sourceText } from './parse.ts';
+import { parseSource, sourceHash, sourceText } from './parse.ts';
 import { fileStart, type Problems } from '../report/problems.ts';
 import { resolveEntry } from './resolve.ts';
 import { kindsOf, type RefSite, type SchemaSet } from '../schemas/schemas.ts';
@@ -45,8 +45,14 @@ export function park(entry: Entry): void {
 function factsOnly(entry: Entry): Data {
   const facts: Data = {};
   for (const field of factsOf(entry.kind)) if (entry.data[field] !== undefined) facts[field] = entry.data[field];
+  // The names in its own folder are its files in the output: one added or removed changes the files
+  // the build publishes, which a rebuild given only its changes cannot (factsKept).
+  if (entry.file.media) facts[MEDIA_FACT] = entry.file.media.map((m) => m.name);
   return facts;
 }
+
+/** Where a record's facts name the files of its folder: no field of a schema is so named. */
+const MEDIA_FACT = 'media files';
 
 const kindOfPath = (rel: string) => rel.split('/').at(-2) ?? '';
 
@@ -173,7 +179,7 @@ function reread(entry: Entry, validators: Validators, problems: Problems): Data 
   const changed = (message: string) => void problems.add({ ...fileStart(file.rel), message, hint: 'build again' });
   file.known = undefined;
   const text = sourceText(file);
-  if (hashText(text) !== file.hash) return changed('the file changed while the build was reading it');
+  if (sourceHash(file, text) !== file.hash) return changed('the file changed while the build was reading it');
   file.text = text;
   const data = parseSource(file, problems) as Data | undefined;
   if (!data || typeof data !== 'object' || !validators.source.get(entry.kind)!(data))

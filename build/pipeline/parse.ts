@@ -8,6 +8,7 @@ import { locate, positionAt, yaml, type Position } from '../report/locate.ts';
 import { fileStart, type Problems } from '../report/problems.ts';
 import { MAX_FILE_BYTES } from '../guard.mjs';
 import { hashText } from '../hash.ts';
+import { mediaDigest } from '../site/media.ts';
 import type { SourceFile } from '../store.ts';
 
 /** Records nest a handful of levels; a document nested deeper than this is refused. */
@@ -95,13 +96,21 @@ export function sourceText(file: SourceFile): string {
   }
 }
 
+/**
+ * What tells a changed source from an unchanged one: its text, and for a record with a folder of its
+ * own, the names and bytes of what the folder holds (media.ts), so that an image changed is a change.
+ */
+export function sourceHash(file: Pick<SourceFile, 'media'>, text: string): string {
+  return file.media ? hashText(`${text}\n\0media\n${mediaDigest(file.media)}`) : hashText(text);
+}
+
 /** Reads and hashes, now, each file not yet read or remembered, and keeps its text for parsing. */
 export function readUnhashed(files: SourceFile[]): void {
   for (const file of files) {
     if (file.hash !== undefined || file.refused) continue;
     try {
       file.text = readText(file.abs);
-      file.hash = hashText(file.text);
+      file.hash = sourceHash(file, file.text);
     } catch {} // reported when the file is parsed
   }
 }
@@ -112,7 +121,7 @@ export function parseSource(file: SourceFile, problems: Problems): unknown {
   if (!file.refused) {
     try {
       const text = file.text ?? readText(file.abs);
-      file.hash ??= hashText(text);
+      file.hash ??= sourceHash(file, text);
       value = parseText(text, file.rel, problems);
     } catch (err) {
       if (err instanceof NotUtf8) problems.add({ file: file.rel, ...err.position, pointer: '', message: err.message, hint: err.hint });

@@ -5,9 +5,10 @@ import { hashBody, joinedHash, lacking, type OutputFile } from '../output/plan.t
 import fs from 'node:fs';
 import { descriptionFiles } from '../schemas/openapi.ts';
 import { apiPaths, hostRuleFiles, META, NDJSON_LIST, NOT_FOUND_BODY } from '../paths.ts';
-import { BuildFailed, type Problems } from '../report/problems.ts';
+import { BuildFailed, fileStart, pointerOf, type Problems } from '../report/problems.ts';
 import type { RefSite, SchemaSet } from '../schemas/schemas.ts';
-import { formSprites, renderFormSprite, renderTypeIcon, typeIcons } from '../site/sprites.ts';
+import { formSpritesToDraw, renderFormSprite, renderTypeIcon, typeIconsToDraw } from '../site/sprites.ts';
+import { readMedia } from '../site/media.ts';
 import { unpark, type Context } from './facts.ts';
 import type { Data, Entry, Store } from '../store.ts';
 import type { Validators } from '../schemas/validators.ts';
@@ -136,6 +137,8 @@ function* recordFiles(kind: string, ctx: Publishing): Generator<OutputFile> {
       yield carried(idPath);
       if (byName) yield carried(apiPaths.record(kind, entry.name), idPath);
       for (const sub of subResources(ctx.schemas, kind).values()) yield* subFiles(kind, entry, sub, byName);
+      // Its folder is as it was (its hash is the folder's too), and each of its files was published.
+      for (const file of entry.file.media ?? []) yield carried(apiPaths.media(kind, entry.id, file.name));
       continue;
     }
     const before = problems.count;
@@ -162,7 +165,45 @@ function* recordFiles(kind: string, ctx: Publishing): Generator<OutputFile> {
     yield { rel: idPath, body, hash };
     if (byName) yield { rel: apiPaths.record(kind, entry.name), body, hash, sameAs: idPath };
     for (const { sub, body } of subBodies) yield* subFiles(kind, entry, sub, byName, body);
+    yield* mediaFiles(entry, data, ctx);
   }
+}
+
+/**
+ * The files of a record's own folder, each published at `media/<kind>/<id>/<file>`: every one must be
+ * named by a field of the record's images or sounds (`x-media`) and be of its type (media.ts), and
+ * every file a field names must be there. A problem is placed at the field that names the file, or
+ * at the file itself when none does.
+ */
+function* mediaFiles(entry: Entry, data: Data, { store, schemas, problems }: Publishing): Generator<OutputFile> {
+  const folder = `${entry.file.rel.slice(0, entry.file.rel.lastIndexOf('.'))}/`;
+  const prefix = store.urls.file(apiPaths.media(entry.kind, entry.id, ''));
+  const named = new Map<string, string>();
+  const fields = Object.entries(schemas.kinds.get(entry.kind)!.response.properties ?? {}).filter(([, s]) => (s as Data)['x-media']);
+  for (const [field] of fields) namedIn(data[field], [field], prefix, named);
+  const media = entry.file.media ?? [];
+  const problem = (name: string, message: string) => {
+    const pointer = named.get(name);
+    const place = pointer === undefined ? fileStart(folder + name) : at(entry.file, pointer);
+    problems.add({ ...place, kind: entry.kind, record: entry.name, pointer: pointer ?? '', message });
+  };
+  for (const name of named.keys())
+    if (!media.some((file) => file.name === name)) problem(name, `names the file ${name}, which ${folder} does not hold`);
+  for (const file of media) {
+    const read = readMedia(file);
+    if ('why' in read) problem(file.name, `the file ${folder}${file.name} ${read.why}`);
+    else if (!named.has(file.name))
+      problem(file.name, `the file ${folder}${file.name} is named by no field of the record: give it a place, or remove it`);
+    else yield { rel: apiPaths.media(entry.kind, entry.id, file.name), body: read.bytes };
+  }
+}
+
+/** The files of the record's folder a published tree names, each with the pointer of its first place. */
+function namedIn(value: unknown, at: Array<string | number>, prefix: string, named: Map<string, string>): void {
+  if (typeof value === 'string' && value.startsWith(prefix)) {
+    const name = value.slice(prefix.length);
+    if (!named.has(name)) named.set(name, pointerOf(at));
+  } else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) namedIn(v, [...at, k], prefix, named);
 }
 
 /** A kind's sub-resources (`x-sub-resource`): the field giving each one's url, and its name in that url. */
@@ -283,24 +324,23 @@ function* metaFile({ meta, pretty }: Publishing): Generator<OutputFile> {
   yield { rel: apiPaths.meta, body: serialise({ deploy_date: meta.date, hash, tag: null }, pretty) };
 }
 
-/** The types' icons and the forms' sprites. */
+/** The types' icons and the forms' sprites: those the build draws, for the places their authors left out. */
 function* spriteFiles({ store, changes }: Publishing): Generator<OutputFile> {
   for (const type of store.valid('type')) {
     if (type.carry && changes) continue;
-    for (const icon of typeIcons(store, type))
+    for (const icon of typeIconsToDraw(store, type))
       yield type.carry ? carried(icon.path) : { rel: icon.path, body: renderTypeIcon(type, icon.versionGroup) };
   }
   for (const form of store.valid('creature-form')) {
     if (form.carry) {
-      if (!changes) for (const sprite of formSprites(store, form)) if (sprite.path) yield carried(sprite.path);
+      if (!changes) for (const sprite of formSpritesToDraw(store, form)) yield carried(sprite.path);
       continue;
     }
     const typeNames = (form.data.types ?? [])
       .slice()
       .sort((a: { slot: number }, b: { slot: number }) => a.slot - b.slot)
       .map((t: { type: { name: string } }) => t.type.name);
-    for (const sprite of formSprites(store, form)) {
-      if (sprite.path) yield { rel: sprite.path, body: renderFormSprite(form, typeNames, sprite.variant) };
-    }
+    for (const sprite of formSpritesToDraw(store, form))
+      yield { rel: sprite.path, body: renderFormSprite(form, typeNames, sprite.variant) };
   }
 }

@@ -18,6 +18,8 @@
 //   x-sub-resource: {name, title, description, schema}  (a derived top-level field) its
 //                        derivation's value, of that schema, is published at the record's path/NAME/
 //                        (render.ts, the OpenAPI document), and the field gives that url
+//   x-media: true        (beside x-source "optional") a tree of images or sounds: the author may give
+//                        any place a url, a file of the record's folder, or null (media.ts)
 //   x-lookup: ["id"]     (root) the record is published by id only; default is by id and by name
 //   x-inverse: {kind, field}  (a record's top-level list of references) derived: the records of KIND
 //                        whose FIELD (a reference, or a list of them; top-level, or a dotted path
@@ -308,6 +310,28 @@ function sourceSchema(response: Schema, firstIds: FirstIds): Schema {
   return root;
 }
 
+/**
+ * A media file's name in its record's folder (`data/<kind>/<name>/`): a slug and the extension of
+ * one of the types the build publishes. Nothing a path could misread: no folder, no dot of its own.
+ */
+export const MEDIA_FILE = '^[a-z0-9]+(?:[-_][a-z0-9]+)*\\.(?:png|svg|ogg)$';
+/** A media value as an author writes it: an absolute http(s) url, kept as it is, or a file of the record's folder. */
+const MEDIA_VALUE = `^(?:https?://[^\\s]+|${MEDIA_FILE.slice(1, -1)})$`;
+
+/**
+ * A tree of images or sounds (`x-media`) as an author writes it: any of its places, each a url, a
+ * file of the record's folder (by its name) or null; the build completes the places left out.
+ */
+function mediaSource(node: Schema): Schema {
+  const out: Schema = { type: node.type };
+  if (node.description) out.description = node.description;
+  if (node.properties) out.properties = Object.fromEntries(Object.entries(node.properties as Schema).map(([k, v]) => [k, mediaSource(v)]));
+  if (node.additionalProperties !== undefined)
+    out.additionalProperties = typeof node.additionalProperties === 'object' ? mediaSource(node.additionalProperties) : node.additionalProperties;
+  if (node.format !== 'uri') return out;
+  return { type: ['string', 'null'], pattern: MEDIA_VALUE, description: 'An absolute http(s) url, or the name of a PNG, SVG or OGG file in the folder named after the record, beside its file.' };
+}
+
 /** A reference whose kind a word beside it names (`x-ref-by`), as a source record writes it. */
 function refBySchema(refBy: { field: string; kinds: Record<string, string> }): Schema {
   const { field, kinds } = refBy;
@@ -326,6 +350,7 @@ function refBySchema(refBy: { field: string; kinds: Record<string, string> }): S
 }
 
 function toSource(node: Schema, firstIds: FirstIds): Schema {
+  if (node['x-media']) return mediaSource(node);
   if (node['x-ref'] && node['x-source'] === 'many') return manyRefsSchema(refSchema(node['x-ref'], firstIds));
   if (node['x-ref']) return refSchema(node['x-ref'], firstIds);
   if (node['x-ref-by']) return refBySchema(node['x-ref-by']);

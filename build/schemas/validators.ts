@@ -23,7 +23,7 @@ export interface ValidatorSet {
 
 export const OPTIONS = { allErrors: true, strict: true, allowUnionTypes: true, verbose: true, useDefaults: true } as const;
 /** The schemas' own annotations (schemas.ts), which Ajv is told to let be. */
-export const KEYWORDS = ['x-ref', 'x-ref-by', 'x-source', 'x-lookup', 'x-inverse', 'x-sub-resource'];
+export const KEYWORDS = ['x-ref', 'x-ref-by', 'x-source', 'x-lookup', 'x-inverse', 'x-sub-resource', 'x-media'];
 
 /**
  * Every kind's validators. Compiling them takes a third of a second, longer than a small build spends

@@ -113,3 +113,100 @@ export function renderFormSprite(form: Entry, typeNames: string[], variant: Form
 function escapeXml(text: string): string {
   return text.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]!);
 }
+
+// --- images an author gives ----------------------------------------------------------------------
+//
+// A record may give any place of its sprite tree (and a creature its cries): an absolute url, kept
+// as it is; the name of a file in its own folder, published at `media/<kind>/<id>/<file>` (media.ts);
+// or null, no image. A place left out is drawn by the build, where it draws one (a form's variants, a
+// type's name icon), or taken from the default form (a creature's). Each function below takes the
+// tree as written or as it already completed it, and gives the same tree: what it completed is urls.
+
+type Tree = Record<string, any>;
+
+const ABSOLUTE = /^https?:\/\//;
+
+/** A place's value as published: a url as given, a file of the record's folder as its url, null as null. */
+function mediaUrl(store: Store, entry: Entry, value: unknown): unknown {
+  if (typeof value !== 'string' || ABSOLUTE.test(value)) return value;
+  return store.urls.file(apiPaths.media(entry.kind, entry.id, value));
+}
+
+/** A tree as the author gave it, each file named in it as its url. */
+function given(store: Store, entry: Entry, value: unknown): Tree {
+  const walk = (node: unknown): unknown =>
+    node && typeof node === 'object'
+      ? Object.fromEntries(Object.entries(node).map(([k, v]) => [k, walk(v)]))
+      : mediaUrl(store, entry, node);
+  return value && typeof value === 'object' ? (walk(value) as Tree) : {};
+}
+
+/** The url of a drawn image, or null where there is none. */
+const drawnUrl = (store: Store, path: string | null) => path && store.urls.file(path);
+
+/** A form's images by key: each as given, else drawn (null where the form has no such variant). */
+export function formSpriteTree(store: Store, form: Entry): Tree {
+  const drawn = Object.fromEntries(formSprites(store, form).map((s) => [s.key, drawnUrl(store, s.path)]));
+  return { ...drawn, ...given(store, form, form.data.sprites) };
+}
+
+/** The form's drawn images the build writes: those of the places the author left out. */
+export function formSpritesToDraw(store: Store, form: Entry): FormSprite[] {
+  const tree = formSpriteTree(store, form);
+  return formSprites(store, form).filter((s): s is FormSprite => s.path !== null && tree[s.key] === store.urls.file(s.path));
+}
+
+/**
+ * A creature's images: each place as it gives it, else its default form's (PokeAPI gives both the
+ * same files), null without one. `other` holds them again as PokeAPI shapes it, set by set and key
+ * by key; in `versions` a version group the creature gives is its own whole, and the default form's
+ * version group, where it gives none, holds the form's images (a later one would repeat them).
+ */
+export function creatureSpriteTree(store: Store, creature: Entry, form: Entry | undefined): Tree {
+  const formTree = form && formSpriteTree(store, form);
+  const flat = Object.fromEntries(FORM_SPRITE_KEYS.map((key) => [key, formTree?.[key] ?? null]));
+  const pick = (keys: readonly string[], never: readonly string[] = []) =>
+    Object.fromEntries(keys.map((key) => [key, never.includes(key) ? null : flat[key]]));
+  const own = given(store, creature, creature.data.sprites);
+  const other = Object.fromEntries(
+    Object.entries(OTHER_SPRITE_SETS).map(([set, keys]) => [set, { ...pick(keys, OTHER_SPRITES_NEVER[set]), ...own.other?.[set] }]),
+  );
+  const versionGroup = form && store.target(form.data.version_group);
+  const generation = versionGroup && store.target(versionGroup.data.generation);
+  const versions: Tree = generation ? { [generation.name]: { [versionGroup.name]: pick(FORM_SPRITE_KEYS) } } : {};
+  for (const [name, groups] of Object.entries(own.versions ?? {})) versions[name] = { ...versions[name], ...(groups as Tree) };
+  return { ...flat, ...own, other: { ...own.other, ...other }, versions };
+}
+
+/**
+ * A type's icons, generation → version group: each version group as the type gives it, whole, and
+ * every other one from its generation on with a name icon drawn. A name icon is a url or absent (the
+ * specification's): one given as null is left out.
+ */
+export function typeSpriteTree(store: Store, type: Entry): Tree {
+  const tree: Tree = {};
+  for (const icon of typeIcons(store, type))
+    (tree[icon.generation.name] ??= {})[icon.versionGroup.name] = { name_icon: store.urls.file(icon.path) };
+  for (const [name, groups] of Object.entries(given(store, type, type.data.sprites))) {
+    tree[name] = { ...tree[name] };
+    for (const [group, icons] of Object.entries((groups ?? {}) as Tree)) {
+      const { name_icon: nameIcon, ...rest } = (icons ?? {}) as Tree;
+      tree[name][group] = nameIcon === null || nameIcon === undefined ? rest : { name_icon: nameIcon, ...rest };
+    }
+  }
+  return tree;
+}
+
+/** The type's name icons the build writes: those of the version groups the author gave none for. */
+export function typeIconsToDraw(store: Store, type: Entry): TypeIcon[] {
+  const tree = typeSpriteTree(store, type);
+  return typeIcons(store, type).filter(
+    (icon) => tree[icon.generation.name]?.[icon.versionGroup.name]?.name_icon === store.urls.file(icon.path),
+  );
+}
+
+/** Places with nothing drawn for them (an item's image, a creature's cries): each as given, null where left out. */
+export function givenPlaces(store: Store, entry: Entry, value: unknown, keys: readonly string[]): Tree {
+  const own = given(store, entry, value);
+  return Object.fromEntries(keys.map((key) => [key, own[key] ?? null]));
+}
