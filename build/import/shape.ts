@@ -19,9 +19,6 @@ const LISTS: Record<string, string[][]> = {
   ],
 };
 
-/** Top-level fields the build draws itself and the import never reads, which PokeAPI shapes its own way. */
-const UNREAD = new Set(['sprites']);
-
 /** The shape of a PokeAPI record of `kind`: its response schema, with PokeAPI's lists where the specification has one. */
 export function pokeApiShape(kind: string, response: Schema): Schema {
   return (LISTS[kind] ?? []).reduce(listAt, response);
