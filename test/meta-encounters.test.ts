@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { diffFolders } from '../build/diff/compare.ts';
 import { BASE, fixtureWorld, rawRequest, serve, snapshot, tempDir } from './helpers.ts';
 
 const run = promisify(execFile);
@@ -15,8 +16,8 @@ const root = path.resolve(import.meta.dirname, '..');
 type Json = Record<string, any>;
 
 /** `npm run build` of `data` into `out`, as its own process: its exit code, output and the files it wrote. */
-async function build(data: string, out: string, env: Record<string, string> = {}) {
-  const args = ['build/launch.mjs', 'build', '--data', data, '--out', out];
+async function build(data: string, out: string, env: Record<string, string> = {}, options: string[] = []) {
+  const args = ['build/launch.mjs', 'build', '--data', data, '--out', out, ...options];
   try {
     // SOURCE_DATE_EPOCH empty is unset, as for BASE_URL.
     const { stdout, stderr } = await run(process.execPath, args, {
@@ -175,5 +176,34 @@ describe('a creature’s encounters', () => {
     const clean = path.join(await tempDir(), 'dist');
     expect((await build(w.data, clean)).code).toBe(0);
     expect(await snapshot(w.out)).toEqual(await snapshot(clean));
+  });
+
+  it('are named in the API diff when their record goes, and meta is no kind there', async () => {
+    const w = await fixtureWorld();
+    const before = path.join(await tempDir(), 'dist');
+    expect((await build(w.data, before, { SOURCE_DATE_EPOCH: '1' }, ['--plain'])).code).toBe(0);
+    // The creature tidefin is renamed finray: its name's urls go, its encounters' among them.
+    fs.renameSync(path.join(w.data, 'creature', 'tidefin.yaml'), path.join(w.data, 'creature', 'finray.yaml'));
+    const renamed = path.join(w.data, 'creature', 'finray.yaml');
+    fs.writeFileSync(renamed, fs.readFileSync(renamed, 'utf8').replace(/^name: tidefin$/m, 'name: finray'));
+    for (const rel of ['location-area/tide-cove-shore.yaml', 'creature-form/tidefin.yaml', 'creature-form/tidefin-coral.yaml']) {
+      const file = path.join(w.data, rel);
+      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/creature: tidefin$/m, 'creature: finray'));
+    }
+    const after = path.join(await tempDir(), 'dist');
+    expect((await build(w.data, after, { SOURCE_DATE_EPOCH: '2' }, ['--plain'])).code).toBe(0);
+    const diff = diffFolders(before, after);
+    expect(diff.kinds.map((k) => k.kind)).not.toContain('meta');
+    const creature = diff.kinds.find((k) => k.kind === 'creature')!;
+    expect(creature.renamed).toEqual([{ id: 2, from: 'tidefin', to: 'finray' }]);
+    const why = 'creature 2 was renamed tidefin → finray';
+    expect(diff.breaking.urls.filter((u) => u.kind === 'creature')).toEqual(
+      ['/api/v2/creature/tidefin/', '/api/v2/creature/tidefin/encounters/'].map((p) => ({
+        path: p,
+        url: `${BASE}${p}`,
+        kind: 'creature',
+        why,
+      })),
+    );
   });
 });

@@ -233,7 +233,8 @@ function goneUrls(before: ApiFolder, after: ApiFolder, kinds: KindDiff[]): GoneU
     .filter((p) => !after.paths.has(p))
     .sort()
     .map((p) => {
-      const m = /^api\/v2\/([^/]+)\/(?:([^/]+)\/)?$/.exec(p);
+      // A kind's list, a record, or a record's sub-resource (a creature's encounters).
+      const m = /^api\/v2\/([^/]+)\/(?:([^/]+)\/(?:[^/]+\/)?)?$/.exec(p);
       const url = `${before.baseUrl}/${p}`;
       if (!m) return { path: `/${p}`, url, why: 'no longer published' };
       return { path: `/${p}`, url, kind: m[1]!, why: whyGone(m[1]!, m[2], byKind.get(m[1]!)) };
