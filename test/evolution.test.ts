@@ -128,6 +128,40 @@ describe('an evolution chain, built from its species', () => {
   });
 });
 
+describe('the shipped world', () => {
+  it('puts every species in a chain whose tree holds it, and lists it in the national pokedex and one of a region, families whole', async () => {
+    const out = path.join(await tempDir('crs-evolution-'), 'dist');
+    expect((await command('build', ['--out', out, '--plain'])).code).toBe(0);
+    const list = (kind: string): Json[] =>
+      fs
+        .readFileSync(path.join(out, 'api', 'v2', kind, 'all.ndjson'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+    const species = list('creature-species');
+    const inTree = new Map<string, number>();
+    const walk = (link: Json, chain: number): void => {
+      inTree.set(link.species.name, chain);
+      for (const next of link.evolves_to) walk(next, chain);
+    };
+    for (const chain of list('evolution-chain')) walk(chain.chain, chain.id);
+    expect(species.filter((s) => inTree.get(s.name) !== Number(s.evolution_chain?.url.split('/').at(-2))).map((s) => s.name)).toEqual([]);
+    expect(inTree.size).toBe(species.length);
+
+    const dexes = list('pokedex');
+    const national = dexes.find((d) => d.region === null)!;
+    expect(national.creature_entries.map((e: Json) => e.creature_species.name).sort()).toEqual(species.map((s) => s.name).sort());
+    const regional = new Map<string, string>();
+    for (const dex of dexes.filter((d) => d.region !== null))
+      for (const entry of dex.creature_entries) regional.set(entry.creature_species.name, dex.name);
+    expect(regional.size).toBe(species.length);
+    // A family is in one region's pokedex: each species where the one it evolves from is.
+    const split = species.filter((s) => s.evolves_from_species && regional.get(s.evolves_from_species.name) !== regional.get(s.name));
+    expect(split.map((s) => s.name)).toEqual([]);
+    expect(list('region').every((r) => r.pokedexes.length === 1)).toBe(true);
+  }, 120_000);
+});
+
 describe('PokeAPI’s evolution chains, imported', () => {
   const FIXTURE = path.join(fixturesDir, 'pokeapi-world');
 
