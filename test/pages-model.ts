@@ -25,6 +25,8 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json; charset=utf-8',
   '.html': 'text/html; charset=utf-8',
   '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ogg': 'audio/ogg',
   '.js': 'application/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
 };

@@ -15,6 +15,8 @@ const JSON_TYPE = /^application\/json(;|$)/;
 const TYPES: Record<string, RegExp> = {
   '.json': JSON_TYPE,
   '.svg': /^image\/svg\+xml(;|$)/,
+  '.png': /^image\/png(;|$)/,
+  '.ogg': /^audio\/ogg(;|$)/,
   '.html': /^text\/html(;|$)/,
   '.js': /^(text|application)\/javascript(;|$)/,
   '.css': /^text\/css(;|$)/,
