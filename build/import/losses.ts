@@ -19,7 +19,6 @@ export interface Loss {
 export const CATEGORIES: Record<string, string> = {
   'encounter-details':
     'a PokeAPI version detail with several encounter details became one version detail per encounter (the specification holds one object)',
-  'condition-values': 'an encounter with several condition values keeps the first (the specification holds one)',
   'null-reference':
     'a null reference the specification requires (a type\u2019s or a stat\u2019s move damage class) becomes the first record of its kind by id',
   'characteristic-name': 'a characteristic (PokeAPI gives it no name) is named after its English description, or characteristic-<id>',

@@ -88,8 +88,9 @@ function withGenderToEvolve(species: Poke, genders: Poke[], losses: Losses): Pok
 
 /**
  * The specification's version detail holds one encounter: a PokeAPI version detail with several
- * becomes one version detail per encounter, of the same version (the build sums their chances).
- * Of several condition values the specification holds the first.
+ * becomes one version detail per encounter, of the same version (the build sums their chances, and
+ * groups them again in the creature's encounters). Several condition values stay a list, which the
+ * source holds (the area publishes the first, the creature's encounters all); one is one reference.
  */
 function splitEncounters(area: Poke, losses: Losses): Poke {
   const encounters = (area.pokemon_encounters ?? []).map((encounter: Poke) => ({
@@ -98,17 +99,16 @@ function splitEncounters(area: Poke, losses: Losses): Poke {
       const details: Poke[] = detail.encounter_details ?? [];
       if (details.length === 0) losses.add('dropped', 'empty-version-detail', 'location-area', 'version_details', area.name);
       if (details.length > 1) losses.add('folded', 'encounter-details', 'location-area', 'version_details[].encounter_details', area.name);
-      return details.map((one) => ({ ...detail, encounter_details: oneCondition(one, area, losses) }));
+      return details.map((one) => ({ ...detail, encounter_details: conditions(one) }));
     }),
   }));
   return { ...area, pokemon_encounters: encounters };
 }
 
-function oneCondition(details: Poke, area: Poke, losses: Losses): Poke {
+function conditions(details: Poke): Poke {
   const { condition_values: values = [], ...rest } = details;
-  for (let i = 1; i < values.length; i++)
-    losses.add('dropped', 'condition-values', 'location-area', 'encounter_details.condition_values', area.name);
-  return values.length ? { ...rest, condition_values: values[0] } : rest;
+  if (values.length === 0) return rest;
+  return { ...rest, condition_values: values.length === 1 ? values[0] : values };
 }
 
 /**
