@@ -163,6 +163,24 @@ describe('images and sounds given by a record', () => {
   }, 120_000);
 });
 
+describe('the API diff', () => {
+  it('counts a file no longer published as a url that no longer answers', async () => {
+    const w = await worldWithMedia();
+    const base = path.join(w.root, 'base');
+    expect((await build(['--data', w.data, '--out', base, '--plain'])).code).toBe(0);
+    const yaml = path.join(w.data, 'item/potion.yaml');
+    fs.writeFileSync(yaml, fs.readFileSync(yaml, 'utf8').replace(/^sprites:\n.*\n/m, ''));
+    fs.rmSync(path.join(w.data, 'item/potion'), { recursive: true });
+    const { stdout } = await run(process.execPath, ['build/launch.mjs', 'diff', '--base', base, '--data', w.data, '--report', 'json'], {
+      cwd: root,
+      env: { ...process.env, BASE_URL: BASE, CI: '1' },
+    });
+    expect(JSON.parse(stdout).breaking.urls).toEqual([
+      { path: '/media/item/1/badge.svg', url: media('item', 1, 'badge.svg'), why: 'no longer published' },
+    ]);
+  }, 60_000);
+});
+
 describe('a media file is hostile input', () => {
   /** Emberpup's form naming `front.png` of its folder, laid out by `make`; the one problem line printed. */
   async function refused(make: (folder: string) => void, value = 'front.png') {

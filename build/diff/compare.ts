@@ -62,7 +62,7 @@ interface ApiFolder {
 }
 
 /** The folders whose files are urls of the API; the rest (the explorer's hashed assets, hosts' rules) are not. */
-const SERVED = ['api', 'schema', 'sprites'];
+const SERVED = ['api', 'schema', 'sprites', 'media'];
 
 /**
  * A folder that is not a whole built API where the diff reads it (a build stopped halfway, a file
