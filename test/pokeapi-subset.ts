@@ -101,12 +101,26 @@ function refsOutsideLists(value: Json): Key[] {
   return [...(here ? [here] : []), ...Object.values(value).flatMap((v) => (Array.isArray(v) ? [] : refsOutsideLists(v)))];
 }
 
+/**
+ * What PokeAPI never gives empty, writing null instead: a side of a move's contest combos, and its
+ * combos when every side is null. Emptied by the pruning, they are null.
+ */
+const EMPTY_IS_NULL = new Set(['use_before', 'use_after']);
+const allNull = (value: Json): boolean =>
+  value === null || (typeof value === 'object' && !Array.isArray(value) && Object.values(value).every(allNull));
+
 /** The value without the list items that refer to a record outside `kept` (outside their own lists), at any depth. */
 function prune(value: Json, kept: ReadonlySet<Key>): Json {
   if (Array.isArray(value))
     return value.filter((item) => refsOutsideLists(item).every((key) => kept.has(key))).map((item) => prune(item, kept));
   if (!value || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, prune(v, kept)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => {
+      const pruned = prune(v, kept);
+      if (EMPTY_IS_NULL.has(k) && Array.isArray(pruned) && pruned.length === 0) return [k, null];
+      return [k, k === 'contest_combos' && allNull(pruned) ? null : pruned];
+    }),
+  );
 }
 
 function write(key: Key, value: Json): void {
