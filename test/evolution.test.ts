@@ -205,6 +205,30 @@ describe('PokeAPI’s evolution chains, imported', () => {
     expect((await command('build', ['--data', out, '--check'])).code).toBe(0);
   }, 60_000);
 
+  it('leave a species below one not imported in no chain, and a chain with no species out, each in the report, and build', async () => {
+    const dir = await tempDir('crs-import-');
+    const from = path.join(dir, 'from');
+    fs.cpSync(FIXTURE, from, { recursive: true });
+    // Flarecub, which pixiemoth evolves from, with its creature and form.
+    for (const record of ['pokemon-species/1', 'pokemon/1', 'pokemon-form/1']) fs.rmSync(path.join(from, record), { recursive: true });
+    const out = path.join(dir, 'data');
+    expect((await command('import', ['--from', from, '--out', out])).code).toBe(0);
+    const pixiemoth = fs.readFileSync(path.join(out, 'creature-species', 'pixiemoth.yaml'), 'utf8');
+    expect(pixiemoth).toContain('evolves_from_species: null\n');
+    expect(pixiemoth).not.toContain('evolution_chain: flarecub');
+    expect(pixiemoth).not.toContain('trigger:');
+    expect(fs.readdirSync(path.join(out, 'evolution-chain'))).toEqual(['spectra.yaml']);
+    const report = JSON.parse(fs.readFileSync(`${out}.import-report.json`, 'utf8'));
+    expect(
+      report.losses.filter((l: Json) => l.category === 'evolution-outside-import').map((l: Json) => `${l.kind}.${l.field}: ${l.records}`),
+    ).toEqual([
+      'creature-species.evolution_chain: pixiemoth',
+      'creature-species.evolves_from_species: pixiemoth',
+      'evolution-chain.chain: 1',
+    ]);
+    expect((await command('build', ['--data', out, '--check'])).code).toBe(0);
+  }, 60_000);
+
   it('are held to what the species, the genders and the triggers say of them', async () => {
     const { world } = await readSource(FIXTURE, loadSchemas());
     const chain = world.get('evolution-chain')!.get(1)!;

@@ -143,7 +143,8 @@ const FORCED: Array<{ why: string; apply: (pair: Pair) => void }> = [
     why: 'the build makes a chain’s tree from its species: a species whose chain, evolves_from_species or is_baby PokeAPI states otherwise than the tree takes the tree’s (listed in the import report)',
     apply: ({ kind, expected, world }) => {
       const place = kind === 'creature-species' ? placesIn(world).get(expected.id) : undefined;
-      if (place) for (const [field, value] of Object.entries(place)) expected[field] = renamed(value);
+      if (place)
+        for (const field of ['evolution_chain', 'evolves_from_species', 'is_baby'] as const) expected[field] = renamed(place[field]);
     },
   },
   {

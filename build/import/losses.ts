@@ -28,6 +28,8 @@ export const CATEGORIES: Record<string, string> = {
   'duplicate-name': 'a record named as another of its kind with a lower id is named <name>-<id>: a name is unique within its kind',
   'evolution-from-chain':
     'a species whose evolution_chain, evolves_from_species or is_baby says otherwise than its chain\u2019s tree takes the tree\u2019s (the build makes the tree from the species)',
+  'evolution-outside-import':
+    'a species whose chain\u2019s tree passes through a species not imported is in no chain (evolving from none where that species is the one before it); a chain left with no species is not written',
   'gender-to-evolve': 'a species PokeAPI lists under several genders needed to evolve keeps the first (the source names one)',
   'trigger-condition': 'a form trigger condition the source format cannot hold (no record named, or a word it does not know)',
   'reference-to-missing-record': 'a reference to a record that is not among those imported',

@@ -4,7 +4,7 @@
 // a species' gender needed to evolve), and names are given or made unique. Every fold is noted in `losses`.
 import { isSlug } from '../guard.mjs';
 import { recordsOf, refTarget, type Poke, type World } from './kinds.ts';
-import { evolutionDetails, inItsPlace, nameChains, placesInChains } from './evolution.ts';
+import { chainsHeld, heldChains, inItsPlace, nameChains, placesInChains } from './evolution.ts';
 import type { Losses } from './losses.ts';
 
 const byId = (a: Poke, b: Poke) => a.id - b.id;
@@ -14,7 +14,6 @@ export function prepareWorld(world: World, losses: Losses): World {
   const out: World = new Map();
   const itemStats = inverseRefs(world, 'stat', 'affecting_items');
   const genderToEvolve = inverseRefs(world, 'gender', 'required_for_evolution');
-  const evolutions = evolutionDetails(world);
   const places = placesInChains(world);
   for (const [kind, records] of world) {
     const prepared = new Map<number, Poke>();
@@ -24,10 +23,7 @@ export function prepareWorld(world: World, losses: Losses): World {
       else if (kind === 'type') next = typeRelations(record);
       else if (kind === 'item') next = { ...record, affected_stats: (itemStats.get(id) ?? []).map(refOf) };
       else if (kind === 'creature-species')
-        next = {
-          ...inItsPlace(withGenderToEvolve(record, genderToEvolve.get(id) ?? [], losses), places.get(id), losses),
-          evolution_details: evolutions.get(id) ?? [],
-        };
+        next = inItsPlace(withGenderToEvolve(record, genderToEvolve.get(id) ?? [], losses), places.get(id), losses);
       prepared.set(id, next);
     }
     out.set(kind, prepared);
@@ -35,7 +31,8 @@ export function prepareWorld(world: World, losses: Losses): World {
   for (const [kind, from] of Object.entries(NAMED_AFTER))
     if (out.has(kind)) out.set(kind, nameAfterText(kind, out.get(kind)!, from, losses));
   if (out.has('machine')) out.set('machine', nameMachines(out.get('machine')!));
-  if (out.has('evolution-chain')) out.set('evolution-chain', nameChains(out.get('evolution-chain')!));
+  const chains = out.get('evolution-chain');
+  if (chains) out.set('evolution-chain', nameChains(heldChains(chains, chainsHeld(world), losses)));
   for (const [kind, records] of out) out.set(kind, uniqueNames(kind, records, losses));
   return out;
 }
