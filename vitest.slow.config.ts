@@ -1,7 +1,8 @@
 // The slow suite, `npm run test:slow`: promises tried many times over, or under load, at a cost a
 // run before each commit cannot pay. Builds killed at many points, the build lock raced by real
 // processes, seeded fuzzing of the build and of the import, the servers under sustained traffic,
-// commands stopped by signals, and the scale tools (the world generator and the bench). The hosts
+// commands stopped by signals, the scale tools (the world generator and the bench), and both PokeAPI
+// clients asked for every record of two worlds. The hosts
 // have a suite of their own (vitest.hosts.config.ts).
 import { defineConfig } from 'vitest/config';
 
@@ -15,6 +16,7 @@ export const slowTests = [
   'test/serve-descriptors.test.ts',
   'test/signals.test.ts',
   'test/scale-tools.test.ts',
+  'test/clients-every-record.test.ts',
 ];
 
 export default defineConfig({
