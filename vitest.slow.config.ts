@@ -2,8 +2,8 @@
 // run before each commit cannot pay. Builds killed at many points, the build lock raced by real
 // processes, seeded fuzzing of the build and of the import, the servers under sustained traffic,
 // commands stopped by signals, the scale tools (the world generator and the bench), and both PokeAPI
-// clients asked for every record of two worlds. The hosts
-// have a suite of their own (vitest.hosts.config.ts).
+// clients asked for every record of two worlds. The hosts have a suite of their own
+// (vitest.hosts.config.ts).
 import { defineConfig } from 'vitest/config';
 
 /** The slow suite's files; `npm test` runs every other test file but the hosts'. */
