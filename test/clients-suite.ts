@@ -69,7 +69,7 @@ export function clientSuite(expected: Expected): void {
       const unpublished: string[] = [];
       const byIdOnly: string[] = [];
       for (const client of ['pokenode-ts', 'pokedex-promise-v2'] as const) {
-        const heard = client === 'pokenode-ts' ? () => asked.at(-1) : () => proxy.asked.at(-1);
+        const heard = client === 'pokenode-ts' ? asked : proxy.asked;
         const swept = await sweep(world, methods.filter((m) => m.client === client) as Method[], heard, expected.every);
         answers.push(...swept.answers);
         unpublished.push(...swept.unpublished);

@@ -35,17 +35,18 @@ const launch = (args: string[], baseUrl: string) =>
   });
 
 /**
- * The world in `data` (or PokeAPI records in `from`, imported first) built and served on a free
- * loopback port; the server starts first, so the build knows its address.
+ * A copy of the world in `data` (or PokeAPI records in `from`, imported) built and served on a free
+ * loopback port; the server starts first, so the build knows its address. A copy, as a build of the
+ * project's own data/ would keep the editors' schemas beside it.
  */
 export async function servedWorld(name: string, source: { data: string } | { from: string }): Promise<World> {
   const dir = await tempDir('crs-clients-');
   const out = path.join(dir, 'dist');
   fs.mkdirSync(out);
   const server = await serve(out);
-  let data = path.join(dir, 'data');
+  const data = path.join(dir, 'data');
   if ('from' in source) await launch(['import', '--from', source.from, '--out', data], server.url);
-  else data = source.data;
+  else fs.cpSync(source.data, data, { recursive: true });
   await launch(['build', '--data', data, '--out', out, '--plain'], server.url);
   return { name, url: server.url, api: path.join(out, 'api', 'v2'), close: server.close };
 }
@@ -56,7 +57,7 @@ const theirWord = (s: string) => s.replace(/athlon/g, 'pokeathlon').replace(/cre
 const ourWord = (s: string) => s.replace(/pokeathlon/g, 'athlon').replace(/pokemon/g, 'creature');
 
 /** A value as a client sees it through the renaming: keys and the kinds in urls as PokeAPI names them. */
-export function theirs(value: unknown): unknown {
+function theirs(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(theirs);
   if (typeof value === 'string') return value.replace(/(\/api\/v2\/)([a-z-]+)/, (_, at: string, kind: string) => at + theirWord(kind));
   if (!value || typeof value !== 'object') return value;
@@ -72,7 +73,7 @@ const served = (world: World, ...at: Array<string | number>) =>
   );
 
 /** The kinds the world publishes, in PokeAPI's names. */
-export const publishedKinds = (world: World): string[] => Object.keys(served(world) as object);
+const publishedKinds = (world: World): string[] => Object.keys(served(world) as object);
 
 type Rec = { id: number; name?: string } & Record<string, unknown>;
 
@@ -94,7 +95,7 @@ const holds = (v: unknown) =>
  * The records of a kind to call for: all of them, or a few — the first by id, and for each of its
  * fields the first record that gives it something — so that every field a kind carries is met.
  */
-export function samplesOf(world: World, kind: string, every: boolean): Rec[] {
+function samplesOf(world: World, kind: string, every: boolean): Rec[] {
   const all = recordsOf(world, kind);
   if (every || all.length <= 1) return all;
   const picked = new Set([all[0]!]);
@@ -146,16 +147,14 @@ export async function clientsOf(world: World) {
 /** What is not an endpoint on a client: its settings and its cache. */
 export const NOT_ENDPOINTS = ['cacheSize', 'clearCache', 'getCachedItemsCount', 'getConfig'];
 
-const wayOf = (name: string): Way | undefined =>
-  /^get\w+ById$/.test(name)
-    ? 'id'
-    : /^get\w+ByName$/.test(name)
-      ? 'name'
-      : /^list\w+$|^get\w+List$/.test(name)
-        ? 'list'
-        : /^(get)?[rR]esource(ByUrl)?$/.test(name)
-          ? 'link'
-          : undefined;
+/** A method's way, by its name. */
+const WAYS: Array<[RegExp, Way]> = [
+  [/^get\w+ById$/, 'id'],
+  [/^get\w+ByName$/, 'name'],
+  [/^list\w+$|^get\w+List$/, 'list'],
+  [/^(get)?[rR]esource(ByUrl)?$/, 'link'],
+];
+const wayOf = (name: string): Way | undefined => WAYS.find(([pattern]) => pattern.test(name))?.[1];
 
 /** The methods of a class's instances, but its constructor. */
 const methodsOf = (instance: object) =>
@@ -189,7 +188,12 @@ export function endpointMethods(
       way: wayOf(name),
       type: `One<Pokedex['${name}']>`,
       origin: proxy.url,
-      call: (...args: unknown[]) => (pokedex as any)[name](...args),
+      // Each call asks: its cache would answer a method asking for the url another just asked for (a
+      // deprecated name's). clearCache is the client's own, which its types leave out.
+      call: (...args: unknown[]) => {
+        (pokedex as any).clearCache();
+        return (pokedex as any)[name](...args);
+      },
     }));
   return [...fromPokenode, ...fromPokedex];
 }
@@ -204,35 +208,34 @@ export interface Swept {
   unpublished: string[];
   /** `<client> <method>` of each endpoint by name whose records are reached by id only (a 404 by name). */
   byIdOnly: string[];
-  /** Each method called, with its endpoint (PokeAPI's kind, or `''` for the index). */
-  endpoints: Map<string, string>;
 }
 
 /** A record of no such kind: what a method is first called with, to learn its endpoint from the url it asks for. */
 const NO_SUCH = 'no-such-record';
 
-/** The endpoint a url asks for: the kind after api/v2 (`''` for the index). */
-const endpointOf = (url: string) => /\/api\/v2\/([a-z-]*)/.exec(url)?.[1] ?? '?';
+/** The endpoint a url asks for: the kind after api/v2 (`''` for the index; `?` for no url, which no world publishes). */
+const endpointOf = (url: string | undefined) => (url && /\/api\/v2\/([a-z-]*)/.exec(url)?.[1]) ?? '?';
 
 /**
  * Calls every method by id, by name or by page, for the samples of its kind; each answer must be
- * the record (or list page) the build wrote, renamed back. Links are followed elsewhere.
+ * the record (or list page) the build wrote, renamed back. `asked` is where the methods' client
+ * puts each url it asks for. Links are followed elsewhere.
  */
-export async function sweep(world: World, methods: Method[], heard: () => string | undefined, every: boolean): Promise<Swept> {
+export async function sweep(world: World, methods: Method[], asked: string[], every: boolean): Promise<Swept> {
   const kinds = new Set(publishedKinds(world));
-  const swept: Swept = { answers: [], unpublished: [], byIdOnly: [], endpoints: new Map() };
+  const swept: Swept = { answers: [], unpublished: [], byIdOnly: [] };
   for (const own of methods.filter((m) => m.way !== 'link')) {
     // Held to what the build wrote, whose urls name the API.
     const method = { ...own, call: async (...args: unknown[]) => atOrigin(await own.call(...args), own.origin, world.url) };
     const probe = method.way === 'list' ? [0, 1] : [NO_SUCH];
+    const before = asked.length;
     await method
       .call(...(method.client === 'pokedex-promise-v2' && method.way === 'list' ? [{ offset: 0, limit: 1 }] : probe))
       .catch(() => undefined);
-    const url = heard() ?? '';
+    const url = asked[before];
     const endpoint = endpointOf(url);
     // A creature's encounters are a path below its record: `pokemon/<id>/encounters`.
-    const below = /\/encounters\/?$/.test(url) ? 'encounters' : undefined;
-    swept.endpoints.set(`${method.client} ${method.name}`, endpoint);
+    const below = url && /\/encounters\/?$/.test(url) ? 'encounters' : undefined;
     if (endpoint && !kinds.has(endpoint)) {
       swept.unpublished.push(`${method.client} ${method.name}`);
       continue;
