@@ -57,7 +57,7 @@ export function typeProblems(answers: Answer[], dir: string): string[] {
     moduleResolution: ts.ModuleResolutionKind.Bundler,
     esModuleInterop: true,
     types: [],
-    // The language alone: the DOM's declarations would double what the compiler reads.
+    // The language's declarations alone: the DOM's, which no answer needs, would only add to what is read.
     lib: ['lib.es2022.d.ts'],
     paths: { 'pokenode-ts': [path.join(modules, 'pokenode-ts', 'lib', 'index.d.ts')] },
   });
