@@ -1,7 +1,8 @@
 // An existing PokeAPI client, pokenode-ts, pointed at a built world on the real server: records by
 // id and by name, a link followed from one record to another, and a list walked page by page.
 // Only endpoints whose paths the two APIs share are used: type, stat, gender, location-area. And a
-// second client that pages by offset, pokedex-promise-v2, walking lists by their `next` links.
+// second client that pages by offset, pokedex-promise-v2, walking lists by their `next` links. Every
+// other endpoint, through a fetch renaming this API's words: clients-every-endpoint.test.ts.
 import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';

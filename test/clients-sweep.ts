@@ -240,7 +240,7 @@ export async function sweep(world: World, methods: Method[], asked: string[], ev
       swept.unpublished.push(`${method.client} ${method.name}`);
       continue;
     }
-    const label = `${method.client} ${endpoint || '(index)'}`;
+    const label = `${method.client} ${endpoint || '(index)'}${below ? `/${below}` : ''}`;
     const keep = (value: unknown) => swept.answers.push({ label, type: method.type, value });
     if (method.way === 'list') await calledForList(world, method, endpoint, keep);
     else
