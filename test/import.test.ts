@@ -241,9 +241,14 @@ function inAreaOrder(encounter: Poke, creature: number, world: World): void {
   for (const detail of encounter.version_details) {
     const stated = inArea?.version_details.find((one: Poke) => one.version.name === detail.version.name);
     if (!stated) continue;
-    const order = stated.encounter_details.map((one: Poke) => JSON.stringify(renamed(one)));
-    const at = (one: Poke) => order.indexOf(JSON.stringify(one));
-    detail.encounter_details.sort((a: Poke, b: Poke) => at(a) - at(b));
+    // Each detail takes the place of one the area states alike: the same one may be stated twice, apart.
+    const places = new Map<string, number[]>();
+    stated.encounter_details.forEach((one: Poke, i: number) => {
+      const key = JSON.stringify(renamed(one));
+      places.set(key, [...(places.get(key) ?? []), i]);
+    });
+    const placed = detail.encounter_details.map((one: Poke) => ({ one, at: places.get(JSON.stringify(one))?.shift() ?? -1 }));
+    detail.encounter_details = placed.sort((a: { at: number }, b: { at: number }) => a.at - b.at).map((p: { one: Poke }) => p.one);
   }
 }
 
