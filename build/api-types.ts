@@ -51,6 +51,13 @@ export type StatNatureRefs = NamedRef[];
  * via the `definition` "TypeRefs".
  */
 export type TypeRefs = NamedRef[];
+/**
+ * Where and how the creature is met, as PokeAPI gives it: per location area listing it, by area id, each version once with every way it is met there, their chances summed as max_chance, and every condition value. Empty for a creature met nowhere.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "LocationAreaEncounters".
+ */
+export type LocationAreaEncounters = LocationAreaEncounter[];
 
 /**
  * Every record kind the API publishes, by the kind name used in its paths.
@@ -1200,6 +1207,12 @@ export interface EncounterDetails {
    */
   creature_details: null | EncounterCreatureDetails;
 }
+/**
+ * What the game fixes of a creature met one way, as PokeAPI gives it.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "LocationAreaEncounterCreatureDetails".
+ */
 export interface EncounterCreatureDetails {
   always_shiny: boolean;
   is_alpha: boolean;
@@ -1728,4 +1741,19 @@ export interface Version {
   name: string;
   names: Names;
   version_group: NamedRef;
+}
+export interface LocationAreaEncounter {
+  location_area: NamedRef;
+  version_details: {
+    version: NamedRef;
+    max_chance: Int32;
+    encounter_details: {
+      min_level: Int32;
+      max_level: Int32;
+      condition_values: NamedRef[];
+      chance: Int32;
+      method: NamedRef;
+      creature_details: null | EncounterCreatureDetails;
+    }[];
+  }[];
 }

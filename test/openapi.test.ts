@@ -97,7 +97,10 @@ describe('the OpenAPI document', () => {
     // A creature's encounters, PokeAPI's one sub-resource of a record, with its shape stated where it is.
     const encounters = '/api/v2/creature/{id}/encounters/';
     expect(Object.keys(doc.paths).sort()).toEqual([...expected, ...ndjson, encounters].sort());
-    expect(doc.paths[encounters].get.responses['200'].content['application/json'].schema.type).toBe('array');
+    expect(doc.paths[encounters].get.responses['200'].content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/LocationAreaEncounters',
+    );
+    expect(doc.components.schemas.LocationAreaEncounters.type).toBe('array');
     for (const p of expected)
       expect(doc.paths[p].get.responses['200'].content['application/json'].schema.$ref).toMatch(/^#\/components\/schemas\//);
     for (const p of ndjson) expect(Object.keys(doc.paths[p].get.responses['200'].content), p).toEqual(['application/x-ndjson']);

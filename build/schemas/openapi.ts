@@ -170,7 +170,7 @@ function subResources(info: KindInfo): Array<[string, Schema]> {
   );
 }
 
-/** A sub-resource of a record (a creature's encounters), at the url its `field` gives; its schema stated where it is. */
+/** A sub-resource of a record (a creature's encounters), at the url its `field` gives; its shape the component its annotation names. */
 function subOperation(info: KindInfo, op: string, field: string, sub: Schema): Schema {
   const name = String(sub.name);
   return {
@@ -179,7 +179,7 @@ function subOperation(info: KindInfo, op: string, field: string, sub: Schema): S
     description: `${sub.description} The record's ${field} gives its url. ${info.byName ? 'Reachable by its id or by its name.' : 'Reachable by its id only.'}`,
     parameters: [{ $ref: `#/components/parameters/${info.byName ? 'idOrName' : 'id'}` }],
     responses: {
-      '200': { description: String(sub.title), content: { 'application/json': { schema: stripAnnotations(sub.schema) } } },
+      '200': jsonResponse(String(sub.title), `The ${name.replace(/-/g, ' ')} of the ${info.kind.replace(/-/g, ' ')}.`),
       '404': { $ref: '#/components/responses/NotFound' },
     },
   };

@@ -473,6 +473,9 @@ export function bundleDefinitions(
       definitions[defName(docId, name)] = rewrite(stripAnnotations(def), docId);
     }
     if (docId !== 'common.json') definitions[kindTitle(docId)] = rewrite(stripAnnotations(doc), docId);
+    // A record's sub-resource (a creature's encounters) is a shape of its own, by the title its annotation gives.
+    for (const sub of Object.values((doc.properties ?? {}) as Schema).map((s) => s['x-sub-resource']))
+      if (sub) definitions[sub.title] = rewrite({ title: sub.title, description: sub.description, ...stripAnnotations(sub.schema) }, docId);
   }
   return { definitions, kindDefinition: (kind) => kindTitle(`${kind}.json`) };
 }
