@@ -41,7 +41,13 @@ describe('accepted input', () => {
       fs.copyFileSync(path.join(overlay, rel), path.join(w.data, rel));
     }
     await buildWorld({ dataDir: w.data, outDir: w.out });
-    expect(await snapshot(w.out)).toEqual(await snapshot(plain.out));
+    // meta's hash is of the sources as read, which may differ (line ends): every other file is the same.
+    const [got, want] = [await snapshot(w.out), await snapshot(plain.out)];
+    const meta = 'api/v2/meta/index.json';
+    expect(JSON.parse(got.get(meta)!).hash).toMatch(/^[0-9a-f]{40}$/);
+    got.delete(meta);
+    want.delete(meta);
+    expect(got).toEqual(want);
   });
 });
 

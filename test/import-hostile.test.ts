@@ -92,6 +92,7 @@ describe('the importer’s boundary', () => {
     fs.renameSync(recordFile(from, 'type', 8), path.join(from, 'type-8.json'));
     fs.symlinkSync(path.join(from, 'type-8.json'), recordFile(from, 'type', 8));
     // Folders: a kind and a record's folder that lead out of --from.
+    fs.rmSync(path.join(from, 'berry'), { recursive: true });
     fs.symlinkSync(path.join(outside, 'kind'), path.join(from, 'berry'));
     fs.symlinkSync(path.join(outside, 'kind', '1'), path.join(from, 'type', '99'));
     // Two folders of one id: the one written as the number holds it.

@@ -37,6 +37,9 @@ beforeAll(async () => {
   await buildWorld({ dataDir: world.data, outDir: world.out, baseUrl: BASE });
 });
 
+/** The kinds the index maps to their lists: all its keys but meta, the build's own date and hash. */
+const kindsOfIndex = () => Object.keys(read('api/v2/index.json')).filter((key) => key !== 'meta');
+
 describe('references', () => {
   it('give every url the exact form and point at the record they name', async () => {
     const files = (await listFiles(out)).filter((f) => f.endsWith('.json') && !isDescription(f));
@@ -44,8 +47,14 @@ describe('references', () => {
     for (const file of files) {
       for (const ref of collect(read(file))) {
         count++;
-        if (ref.url.endsWith('.svg')) {
-          expect(ref.url.startsWith(`${BASE}/sprites/`), ref.url).toBe(true);
+        if (/\.(svg|png|ogg)$/.test(ref.url)) {
+          expect(ref.url, ref.url).toMatch(new RegExp(`^${BASE}/(sprites|media)/`));
+          continue;
+        }
+        // A creature's encounters, a sub-resource of its record: a url without the slash, as PokeAPI writes it.
+        const sub = new RegExp(`^${BASE}/api/v2/creature/(-?[0-9]+)/encounters$`).exec(ref.url);
+        if (sub) {
+          expect(read(file).id).toBe(Number(sub[1]));
           continue;
         }
         if (file === 'api/v2/ndjson/index.json') {
@@ -56,7 +65,7 @@ describe('references', () => {
           expect(ref.url).toMatch(new RegExp(`^${BASE}/api/v2/[a-z][a-z-]*/$`));
           continue;
         }
-        const m = new RegExp(`^${BASE}/api/v2/([a-z][a-z-]*)/([1-9][0-9]*)/$`).exec(ref.url);
+        const m = new RegExp(`^${BASE}/api/v2/([a-z][a-z-]*)/(-?[0-9]+)/$`).exec(ref.url);
         expect(m, `${file}: ${ref.url}`).not.toBeNull();
         const target = record(m![1]!, m![2]!);
         expect(target.id).toBe(Number(m![2]));
@@ -73,23 +82,25 @@ describe('references', () => {
     for (const file of [...files].filter((f) => f.endsWith('.json') && !isDescription(f))) {
       for (const { url } of collect(read(file))) {
         const rel = url.slice(BASE.length + 1);
-        const target = rel.endsWith('/') ? `${rel}index.json` : rel;
+        // A folder's url, with its slash or (a creature's encounters) without it, is its index.json.
+        const target = rel.endsWith('/') ? `${rel}index.json` : /\.[a-z]+$/.test(rel) ? rel : `${rel}/index.json`;
         if (!files.has(target)) missing.push(`${file} → ${url}`);
       }
     }
     expect(missing).toEqual([]);
   });
 
-  it('publish each record by id and by name with the same bytes, location-area, characteristic and evolution-chain by id only', async () => {
+  it('publish each record by id and by name with the same bytes, the kinds with no names and location-area by id only', async () => {
     expect([...kinds.values()].filter((info) => !info.byName).map((info) => info.kind)).toEqual([
       'characteristic',
       'contest-effect',
       'evolution-chain',
       'location-area',
+      'machine',
       'super-contest-effect',
     ]);
     const files = await listFiles(out);
-    for (const kind of Object.keys(read('api/v2/index.json'))) {
+    for (const kind of kindsOfIndex()) {
       for (const ref of read(`api/v2/${kind}/index.json`).results) {
         const id = ref.url.split('/').at(-2);
         const byId = fs.readFileSync(path.join(out, `api/v2/${kind}/${id}/index.json`), 'utf8');
@@ -113,7 +124,8 @@ describe('references', () => {
     expect(Object.keys(index)).toEqual(
       expect.arrayContaining(['type', 'creature-form', 'location-area', 'athlon-stat', 'gender', 'stat', 'language']),
     );
-    for (const [kind, url] of Object.entries(index)) {
+    expect(index.meta).toBe(`${BASE}/api/v2/meta/`); // the build's date and hash, not a list of records
+    for (const [kind, url] of Object.entries(index).filter(([key]) => key !== 'meta')) {
       expect(url).toBe(`${BASE}/api/v2/${kind}/`);
       const list = read(`api/v2/${kind}/index.json`);
       expect(list).toMatchObject({ count: list.results.length, next: null, previous: null });

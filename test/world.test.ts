@@ -27,11 +27,15 @@ let result: BuildResult;
 let files: Set<string>;
 const byKind = new Map<string, Rec[]>();
 
-/** The dist-relative file behind a url the build wrote: a record folder's index.json, or a sprite. */
+/**
+ * The dist-relative file behind a url the build wrote: a folder's index.json (a record's, or a
+ * creature's encounters, whose url has no slash, as PokeAPI's), or a sprite or other media file.
+ */
 function fileOf(url: string): string | undefined {
   if (!url.startsWith(`${BASE}/`)) return undefined;
   const rel = url.slice(BASE.length + 1);
-  return rel.endsWith('/') || rel === '' ? `${rel}index.json` : rel;
+  if (rel.endsWith('/') || rel === '') return `${rel}index.json`;
+  return /\.[a-z]+$/.test(rel) ? rel : `${rel}/index.json`;
 }
 function readJson(rel: string): any {
   return JSON.parse(fs.readFileSync(path.join(out, rel), 'utf8'));
@@ -56,12 +60,14 @@ function* walk(value: unknown, key = ''): Generator<[string, unknown]> {
   else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) yield* walk(v, k);
 }
 
-/** Source records by kind, as written in data/ (a kind's folder may be missing: it has none). */
+/** Source records by kind, as written in data/ (a kind's folder may be missing: it has none; a record's folder holds its media). */
 function sources(kind: string): Array<{ file: string; data: Rec }> {
   const dir = path.join(defaultDataDir, kind);
   if (!fs.existsSync(dir)) return [];
   return fs
-    .readdirSync(dir)
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => entry.name)
     .sort()
     .map((file) => ({ file, data: parse(fs.readFileSync(path.join(dir, file), 'utf8')) as Rec }));
 }
@@ -211,14 +217,17 @@ describe('creatures and their forms', () => {
     }
   });
 
-  it('gives a creature its default form’s images, again under other and versions', () => {
+  it('gives a creature its default form’s images, again under other and versions, where it gives none of its own', () => {
     const forms = named('creature-form');
+    const given = new Map(sources('creature').map(({ data }) => [data.name, data.sprites ?? {}]));
     for (const creature of records('creature')) {
       const form = creature.forms.map((f: Rec) => forms.get(f.name)!).find((f: Rec) => f.is_default);
       if (!form) continue;
       const { other, versions, ...flat } = creature.sprites;
       expect(flat, creature.name).toEqual(form.sprites);
-      expect(other['official-artwork'].front_default, creature.name).toBe(form.sprites.front_default);
+      const artwork = given.get(creature.name)!.other?.['official-artwork']?.front_default;
+      const expected = artwork === undefined ? form.sprites.front_default : `${BASE}/media/creature/${creature.id}/${artwork}`;
+      expect(other['official-artwork'].front_default, creature.name).toBe(expected);
       expect(
         Object.values(versions).flatMap((groups) => Object.values(groups as Rec)),
         creature.name,
