@@ -1,9 +1,10 @@
 // The slow suite, `npm run test:slow`: promises tried many times over, or under load, at a cost a
 // run before each commit cannot pay. Builds killed at many points, the build lock raced by real
 // processes, seeded fuzzing of the build and of the import, the servers under sustained traffic,
-// commands stopped by signals, the scale tools (the world generator and the bench), and both PokeAPI
-// clients asked for every record of two worlds. The hosts have a suite of their own
-// (vitest.hosts.config.ts).
+// commands stopped by signals, the scale tools (the world generator and the bench), both PokeAPI
+// clients asked for every record of two worlds, and the sweeps of hostile input: forged cache
+// entries, hostile import folders, hostile media files, and the cases of the boundaries' review.
+// The hosts have a suite of their own (vitest.hosts.config.ts).
 import { defineConfig } from 'vitest/config';
 
 /** The slow suite's files; `npm test` runs every other test file but the hosts'. */
@@ -17,6 +18,10 @@ export const slowTests = [
   'test/signals.test.ts',
   'test/scale-tools.test.ts',
   'test/clients-every-record.test.ts',
+  'test/cache-trust.test.ts',
+  'test/import-hostile.test.ts',
+  'test/media-hostile.test.ts',
+  'test/boundaries.test.ts',
 ];
 
 export default defineConfig({
