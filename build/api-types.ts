@@ -408,7 +408,15 @@ export interface CreatureForm {
     trigger: string;
     name: string;
     url: string;
+    base_form?: NamedRef3;
   }[];
+}
+/**
+ * A reference to another record.
+ */
+export interface NamedRef3 {
+  name: string;
+  url: string;
 }
 /**
  * Where species of the habitat are found in the wild.
@@ -829,7 +837,7 @@ export interface ChainLink {
  */
 export interface EvolutionDetail {
   trigger: NamedRef;
-  version_group: NamedRef3;
+  version_group: NamedRef4;
   /**
    * The species' usual way of evolving, where it has several.
    */
@@ -909,7 +917,7 @@ export interface EvolutionDetail {
 /**
  * A reference to another record.
  */
-export interface NamedRef3 {
+export interface NamedRef4 {
   name: string;
   url: string;
 }

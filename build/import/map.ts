@@ -135,5 +135,9 @@ function mapTrigger(source: Schema, value: unknown, at: string, walk: Walk): Out
     return DROP;
   }
   const name = nameOf(condition, kind, at, walk);
-  return name === undefined ? DROP : { trigger: condition.trigger, name };
+  if (name === undefined) return DROP;
+  // The fields beside its word, name and url (a base form), mapped as any field is.
+  const { trigger: _word, name: _name, url: _url, ...beside } = condition;
+  const rest = mapObject(source, undefined, beside, at, walk);
+  return { trigger: condition.trigger, name, ...(rest === DROP ? {} : (rest as Poke)) };
 }

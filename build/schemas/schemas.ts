@@ -333,7 +333,7 @@ function mediaSource(node: Schema): Schema {
 }
 
 /** A reference whose kind a word beside it names (`x-ref-by`), as a source record writes it. */
-function refBySchema(refBy: { field: string; kinds: Record<string, string> }): Schema {
+function refBySchema(refBy: { field: string; kinds: Record<string, string> }, others: Schema = {}): Schema {
   const { field, kinds } = refBy;
   const words = Object.keys(kinds);
   const named = [...new Set(Object.values(kinds))];
@@ -342,6 +342,7 @@ function refBySchema(refBy: { field: string; kinds: Record<string, string> }): S
     required: [field, 'name'],
     additionalProperties: false,
     properties: {
+      ...others,
       [field]: { enum: words, description: `What names the record: ${words.map((w) => `${w} (a ${kinds[w]})`).join(', ')}.` },
       name: { ...REF_SCHEMA, description: `The ${named.join(' or ')} named: its name, or its id.` },
     },
@@ -349,11 +350,18 @@ function refBySchema(refBy: { field: string; kinds: Record<string, string> }): S
   };
 }
 
+/** The fields an `x-ref-by` object holds beside its word, name and url (a trigger's base form), as a source record writes them. */
+function besideRefBy(node: Schema, firstIds: FirstIds): Schema {
+  const skip = new Set([node['x-ref-by'].field, 'name', 'url']);
+  const entries = Object.entries((node.properties ?? {}) as Schema).filter(([name]) => !skip.has(name));
+  return Object.fromEntries(entries.map(([name, sub]) => [name, toSource(sub, firstIds)]));
+}
+
 function toSource(node: Schema, firstIds: FirstIds): Schema {
   if (node['x-media']) return mediaSource(node);
   if (node['x-ref'] && node['x-source'] === 'many') return manyRefsSchema(refSchema(node['x-ref'], firstIds));
   if (node['x-ref']) return refSchema(node['x-ref'], firstIds);
-  if (node['x-ref-by']) return refBySchema(node['x-ref-by']);
+  if (node['x-ref-by']) return refBySchema(node['x-ref-by'], besideRefBy(node, firstIds));
   if (Array.isArray(node.oneOf)) {
     // A nullable reference collapses to one schema, so its errors read plainly.
     const ref = node.oneOf.find((s: Schema) => s['x-ref']);
@@ -413,6 +421,9 @@ function refSites(response: Schema): RefSite[] {
     }
     if (node['x-ref-by']) {
       sites.push({ path: at, byField: node['x-ref-by'].field, kinds: node['x-ref-by'].kinds });
+      // The fields beside its word, name and url may hold references of their own (a trigger's base form).
+      const own = new Set([node['x-ref-by'].field, 'name', 'url']);
+      for (const [name, sub] of Object.entries((node.properties ?? {}) as Schema)) if (!own.has(name)) walk(sub, [...at, name]);
       return;
     }
     for (const [name, sub] of Object.entries((node.properties ?? {}) as Schema)) walk(sub, [...at, name]);
