@@ -7,9 +7,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     exclude: ['test/hosts/**', 'node_modules/**', ...slowTests],
-    // A worker per core, where vitest's default leaves one core to itself: the tests spend much of
-    // their time waiting on the processes, servers and browsers they start.
-    maxWorkers: '100%',
+    // Three workers on two cores, where vitest's default leaves one core to itself: the tests spend
+    // much of their time waiting on the processes, servers and browsers they start.
+    maxWorkers: '150%',
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

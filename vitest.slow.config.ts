@@ -3,7 +3,9 @@
 // processes, seeded fuzzing of the build and of the import, the servers under sustained traffic,
 // commands stopped by signals, the scale tools (the world generator and the bench), both PokeAPI
 // clients asked for every record of two worlds, and the sweeps of hostile input: forged cache
-// entries, hostile import folders, hostile media files, and the cases of the boundaries' review.
+// entries, hostile import folders, hostile media files, the cases of the boundaries' review, and a
+// table of bad values and folders given to every command; and the cache's and the kept validators'
+// own promises (an entry whole under racing threads, kept code judging as Ajv's own).
 // The hosts have a suite of their own (vitest.hosts.config.ts).
 import { defineConfig } from 'vitest/config';
 
@@ -22,6 +24,9 @@ export const slowTests = [
   'test/import-hostile.test.ts',
   'test/media-hostile.test.ts',
   'test/boundaries.test.ts',
+  'test/commands-bad-input.test.ts',
+  'test/cache.test.ts',
+  'test/validators.test.ts',
 ];
 
 export default defineConfig({
