@@ -32,7 +32,7 @@ export const slowTests = [
 export default defineConfig({
   test: {
     include: slowTests,
-    maxWorkers: '100%', // as in vitest.config.ts
+    maxWorkers: '100%', // a worker per core: these tests load the machine themselves
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },
