@@ -4,33 +4,14 @@
 // species that evolves from one in another chain, or a loop, is one problem at the field that says
 // it. The importer writes PokeAPI's chains as those species' facts, and finds where PokeAPI's two
 // statements of them disagree.
-import { execFile } from 'node:child_process';
+
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { checkAgreements } from '../build/import/agree.ts';
 import { readSource } from '../build/import/read.ts';
 import { loadSchemas } from '../build/schemas/schemas.ts';
-import { BASE, fixturesDir, fixtureWorld, tempDir } from './helpers.ts';
-
-const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, '..');
-
-/** Runs `npm run <name>` as its own process (through the launcher), never throwing: the exit code and output. */
-async function command(name: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['build/launch.mjs', name, ...args], {
-      cwd: root,
-      env: { ...process.env, BASE_URL: BASE, CI: '1' },
-      maxBuffer: 64 << 20,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+import { BASE, fixturesDir, fixtureWorld, launched, tempDir } from './helpers.ts';
 
 type Json = Record<string, any>;
 
@@ -52,7 +33,7 @@ function edit(data: string, file: string, change: (text: string) => string): voi
 describe('an evolution chain, built from its species', () => {
   it('changes with what a species says of its evolution, a rebuild as a clean build', async () => {
     const world = await fixtureWorld('starter');
-    const build = (out: string) => command('build', ['--data', world.data, '--out', out, '--plain']);
+    const build = (out: string) => launched('build', ['--data', world.data, '--out', out, '--plain']);
     expect((await build(world.out)).code).toBe(0);
     expect(tree(read(world.out, 'evolution-chain/1').chain)).toEqual(['emberpup', '  ironshell: level-up 30']);
     expect(tree(read(world.out, 'evolution-chain/3').chain)).toEqual(['shadewisp (baby)', '  sproutle: use-item, level-up']);
@@ -88,7 +69,7 @@ describe('an evolution chain, built from its species', () => {
 
   /** Builds `data` for a check: the exit code, and each problem line (file:line:column first). */
   async function problems(data: string): Promise<{ code: number; lines: string[] }> {
-    const { code, stderr } = await command('build', ['--data', data, '--check']);
+    const { code, stderr } = await launched('build', ['--data', data, '--check']);
     return {
       code,
       lines: stderr
@@ -131,7 +112,7 @@ describe('an evolution chain, built from its species', () => {
 describe('the shipped world', () => {
   it('puts every species in a chain whose tree holds it, and lists it in the national pokedex and one of a region, families whole', async () => {
     const out = path.join(await tempDir('crs-evolution-'), 'dist');
-    expect((await command('build', ['--out', out, '--plain'])).code).toBe(0);
+    expect((await launched('build', ['--out', out, '--plain'])).code).toBe(0);
     const list = (kind: string): Json[] =>
       fs
         .readFileSync(path.join(out, 'api', 'v2', kind, 'all.ndjson'), 'utf8')
@@ -167,7 +148,7 @@ describe('PokeAPI’s evolution chains, imported', () => {
 
   it('become what each species says of its evolution, the chain keeping its id and baby trigger item', async () => {
     const out = path.join(await tempDir('crs-import-'), 'data');
-    expect((await command('import', ['--from', FIXTURE, '--out', out])).code).toBe(0);
+    expect((await launched('import', ['--from', FIXTURE, '--out', out])).code).toBe(0);
     const text = (file: string) => fs.readFileSync(path.join(out, file), 'utf8');
     expect(text('evolution-chain/flarecub.yaml')).toBe('id: 1\nname: flarecub\nbaby_trigger_item: guard-tonic\n');
     const pixiemoth = text('creature-species/pixiemoth.yaml');
@@ -186,7 +167,7 @@ describe('PokeAPI’s evolution chains, imported', () => {
     const file = path.join(from, 'pokemon-species', '4', 'index.json');
     fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), evolves_from_species: null }));
     const out = path.join(dir, 'data');
-    expect((await command('import', ['--from', from, '--out', out])).code).toBe(0);
+    expect((await launched('import', ['--from', from, '--out', out])).code).toBe(0);
     expect(fs.readFileSync(path.join(out, 'creature-species', 'shifter.yaml'), 'utf8')).toContain('evolves_from_species: spectra\n');
     const report = JSON.parse(fs.readFileSync(`${out}.import-report.json`, 'utf8'));
     expect(report.losses.filter((l: Json) => l.category === 'evolution-from-chain')).toEqual([
@@ -202,7 +183,7 @@ describe('PokeAPI’s evolution chains, imported', () => {
     expect(report.disagreements.map((d: Json) => `${d.record}: ${d.detail}`)).toContain(
       'evolution-chain/2: has shifter evolve from spectra; pokemon-species.evolution_chain/evolves_from_species/is_baby does not',
     );
-    expect((await command('build', ['--data', out, '--check'])).code).toBe(0);
+    expect((await launched('build', ['--data', out, '--check'])).code).toBe(0);
   }, 60_000);
 
   it('leave a species below one not imported in no chain, and a chain with no species out, each in the report, and build', async () => {
@@ -212,7 +193,7 @@ describe('PokeAPI’s evolution chains, imported', () => {
     // Flarecub, which pixiemoth evolves from, with its creature and form.
     for (const record of ['pokemon-species/1', 'pokemon/1', 'pokemon-form/1']) fs.rmSync(path.join(from, record), { recursive: true });
     const out = path.join(dir, 'data');
-    expect((await command('import', ['--from', from, '--out', out])).code).toBe(0);
+    expect((await launched('import', ['--from', from, '--out', out])).code).toBe(0);
     const pixiemoth = fs.readFileSync(path.join(out, 'creature-species', 'pixiemoth.yaml'), 'utf8');
     expect(pixiemoth).toContain('evolves_from_species: null\n');
     expect(pixiemoth).not.toContain('evolution_chain: flarecub');
@@ -226,7 +207,7 @@ describe('PokeAPI’s evolution chains, imported', () => {
       'creature-species.evolves_from_species: pixiemoth',
       'evolution-chain.chain: 1',
     ]);
-    expect((await command('build', ['--data', out, '--check'])).code).toBe(0);
+    expect((await launched('build', ['--data', out, '--check'])).code).toBe(0);
   }, 60_000);
 
   it('are held to what the species, the genders and the triggers say of them', async () => {

@@ -1,9 +1,11 @@
 // Shared test helpers: fixture worlds copied into temp folders, builds into them, a real server.
+import { execFile } from 'node:child_process';
 import { cpSync, readFileSync, type Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { readManifest } from '../build/incremental/manifest.ts';
 import { joinedHash } from '../build/output/plan.ts';
@@ -39,6 +41,24 @@ export function overlayBad(world: { data: string }, name: string): void {
 }
 
 export const BASE = 'http://localhost:3000';
+
+/**
+ * `npm run <name> -- args` as its own process, through the launcher from the project's folder, with
+ * BASE as its address and CI set (no progress bar): its exit code and output, never throwing.
+ */
+export async function launched(name: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['build/launch.mjs', name, ...args], {
+      cwd: path.resolve(import.meta.dirname, '..'),
+      env: { ...process.env, BASE_URL: BASE, CI: '1' },
+      maxBuffer: 64 << 20,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
 
 /** Builds with the test base url unless the options give one. */
 export function buildWorld(options: BuildOptions, tuning?: Tuning) {

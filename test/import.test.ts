@@ -5,10 +5,9 @@
 // which `GAPS` lists exactly. With CRS_POKEAPI_DATA naming a real api-data folder (data/api/v2), the
 // same comparison runs on all of it and prints, per kind, PokeAPI's records, those built, those
 // equal and the fields most often missing.
-import { execFile } from 'node:child_process';
+
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import diff from 'microdiff';
 import { describe, expect, it } from 'vitest';
 import { checkAgreements } from '../build/import/agree.ts';
@@ -16,36 +15,19 @@ import { placesInChains } from '../build/import/evolution.ts';
 import { ourName, type Poke, type World } from '../build/import/kinds.ts';
 import { readSource } from '../build/import/read.ts';
 import { loadSchemas } from '../build/schemas/schemas.ts';
-import { BASE, fixturesDir, snapshot, tempDir } from './helpers.ts';
+import { BASE, fixturesDir, launched, snapshot, tempDir } from './helpers.ts';
 
-const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, '..');
 const FIXTURE = path.join(fixturesDir, 'pokeapi-world');
 const schemas = loadSchemas();
-
-/** Runs `npm run <command>` as its own process (through the launcher), never throwing: the exit code and output. */
-async function command(name: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['build/launch.mjs', name, ...args], {
-      cwd: root,
-      env: { ...process.env, BASE_URL: BASE, CI: '1' },
-      maxBuffer: 64 << 20,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 /** Imports `from` and builds the result: the data folder, the built API, and the import's report. */
 async function importAndBuild(from: string) {
   const dir = await tempDir('crs-import-');
   const data = path.join(dir, 'data');
-  const imported = await command('import', ['--from', from, '--out', data]);
+  const imported = await launched('import', ['--from', from, '--out', data]);
   expect(imported.stderr + imported.stdout).toContain('records written');
   expect(imported.code).toBe(0);
-  const built = await command('build', ['--data', data, '--out', path.join(dir, 'dist'), '--plain']);
+  const built = await launched('build', ['--data', data, '--out', path.join(dir, 'dist'), '--plain']);
   expect(built.stderr).not.toMatch(/problems? in/);
   expect(built.code).toBe(0);
   const report = JSON.parse(fs.readFileSync(`${data}.import-report.json`, 'utf8'));
@@ -407,7 +389,7 @@ describe('import of a PokeAPI-shaped world', () => {
   it('reports each fold and drop, never silently', async () => {
     const dir = await tempDir('crs-import-');
     const out = path.join(dir, 'data');
-    expect((await command('import', ['--from', FIXTURE, '--out', out])).code).toBe(0);
+    expect((await launched('import', ['--from', FIXTURE, '--out', out])).code).toBe(0);
     const { losses } = JSON.parse(fs.readFileSync(`${out}.import-report.json`, 'utf8'));
     const find = (category: string, field?: string) => losses.find((l: Poke) => l.category === category && (!field || l.field === field));
     expect(find('encounter-details')).toMatchObject({ action: 'folded', count: 3, records: ['ember-cave-1f', 'misty-bay--pier-area'] });
@@ -439,7 +421,7 @@ describe('import of a PokeAPI-shaped world', () => {
 
   it('writes the same bytes from the same input', async () => {
     const dir = await tempDir('crs-import-');
-    for (const name of ['a', 'b']) expect((await command('import', ['--from', FIXTURE, '--out', path.join(dir, name)])).code).toBe(0);
+    for (const name of ['a', 'b']) expect((await launched('import', ['--from', FIXTURE, '--out', path.join(dir, name)])).code).toBe(0);
     const [a, b] = [await snapshot(path.join(dir, 'a')), await snapshot(path.join(dir, 'b'))];
     expect(a.size).toBe(154);
     expect(b).toEqual(a);
@@ -448,14 +430,14 @@ describe('import of a PokeAPI-shaped world', () => {
   it('refuses an --out that holds anything, and a missing --from, in one line with exit code 2', async () => {
     const dir = await tempDir('crs-import-');
     fs.writeFileSync(path.join(dir, 'notes.txt'), 'mine');
-    const full = await command('import', ['--from', FIXTURE, '--out', dir]);
+    const full = await launched('import', ['--from', FIXTURE, '--out', dir]);
     expect(full.code).toBe(2);
     expect(full.stderr.trim().split('\n')).toEqual([`--out ${dir} exists and is not empty: the import writes only a new or empty folder`]);
     expect(fs.readdirSync(dir)).toEqual(['notes.txt']);
-    const none = await command('import', ['--out', path.join(dir, 'data')]);
+    const none = await launched('import', ['--out', path.join(dir, 'data')]);
     expect(none.code).toBe(2);
     expect(none.stderr.trim().split('\n')).toHaveLength(1);
-    const missing = await command('import', ['--from', path.join(dir, 'nowhere'), '--out', path.join(dir, 'data')]);
+    const missing = await launched('import', ['--from', path.join(dir, 'nowhere'), '--out', path.join(dir, 'data')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr.trim()).toBe(`--from ${path.join(dir, 'nowhere')}: no such folder`);
     expect(fs.existsSync(path.join(dir, 'data'))).toBe(false);

@@ -2,30 +2,13 @@
 // data folder, a FIFO, a file over the size limit, bytes not of the type the name says, a name that
 // is no slug or a path, a file no field names — each refused in one line at the field naming it (or
 // at the file), exit code 1, nothing written. Through the real command. In the slow suite.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { BASE, fixturesDir, fixtureWorld, tempDir } from './helpers.ts';
+import { fixturesDir, fixtureWorld, launched, tempDir } from './helpers.ts';
 
-const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, '..');
 const MEDIA = path.join(fixturesDir, 'media');
-
-/** `npm run build` as its own process, through the launcher: its exit code and output, never throwing. */
-async function build(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['build/launch.mjs', 'build', ...args], {
-      cwd: root,
-      env: { ...process.env, BASE_URL: BASE, CI: '1' },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 const append = (file: string, text: string) => fs.appendFileSync(file, text);
 
@@ -37,7 +20,7 @@ describe('a media file is hostile input', () => {
     fs.mkdirSync(folder);
     make(folder);
     append(path.join(w.data, 'creature-form/emberpup.yaml'), `sprites:\n  front_default: ${value}\n`);
-    const built = await build(['--data', w.data, '--out', w.out, '--plain']);
+    const built = await launched('build', ['--data', w.data, '--out', w.out, '--plain']);
     expect(built.code).toBe(1);
     const lines = built.stderr.split('\n').filter((line) => /^\s+data\/.*:\d+:\d+ /.test(line));
     expect(lines, built.stderr).toHaveLength(1);

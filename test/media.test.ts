@@ -8,25 +8,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { BASE, fixturesDir, fixtureWorld, rawRequest, serve, snapshot, tempDir } from './helpers.ts';
+import { BASE, fixturesDir, fixtureWorld, launched, rawRequest, serve, snapshot, tempDir } from './helpers.ts';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '..');
 const MEDIA = path.join(fixturesDir, 'media');
-
-/** `npm run build` as its own process, through the launcher: its exit code and output, never throwing. */
-async function build(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['build/launch.mjs', 'build', ...args], {
-      cwd: root,
-      env: { ...process.env, BASE_URL: BASE, CI: '1' },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 const read = (out: string, rel: string) => JSON.parse(fs.readFileSync(path.join(out, rel), 'utf8'));
 const append = (file: string, text: string) => fs.appendFileSync(file, text);
@@ -67,7 +53,7 @@ const drawn = (rel: string) => `${BASE}/sprites/${rel}`;
 describe('images and sounds given by a record', () => {
   it('publishes a file of the record’s folder under the API’s paths, keeps a url as it is, and draws only the places left out', async () => {
     const w = await worldWithMedia();
-    const built = await build(['--data', w.data, '--out', w.out, '--plain']);
+    const built = await launched('build', ['--data', w.data, '--out', w.out, '--plain']);
     expect(built.stderr).not.toMatch(/problems? in/);
     expect(built.code).toBe(0);
 
@@ -114,7 +100,7 @@ describe('images and sounds given by a record', () => {
 
     // GitHub Pages' output publishes them too.
     const pages = path.join(w.root, 'pages');
-    expect((await build(['--data', w.data, '--out', pages, '--github-pages'])).code).toBe(0);
+    expect((await launched('build', ['--data', w.data, '--out', pages, '--github-pages'])).code).toBe(0);
     expect(fs.readFileSync(path.join(pages, 'media/creature/1/cry.ogg'))).toEqual(fs.readFileSync(path.join(MEDIA, 'chirp.ogg')));
   }, 60_000);
 
@@ -124,11 +110,11 @@ describe('images and sounds given by a record', () => {
     const published = path.join(w.out, 'media/creature-form/1/front.png');
     /** A rebuild of the live tree, which must equal a clean build of the same data. */
     const rebuild = async () => {
-      const live = await build(['--data', w.data, '--out', w.out]);
+      const live = await launched('build', ['--data', w.data, '--out', w.out]);
       expect(live.stderr).not.toMatch(/problems? in/);
       expect(live.code).toBe(0);
       const clean = path.join(await tempDir(), 'dist');
-      expect((await build(['--data', w.data, '--out', clean])).code).toBe(0);
+      expect((await launched('build', ['--data', w.data, '--out', clean])).code).toBe(0);
       expect(await snapshot(w.out)).toEqual(await snapshot(clean));
     };
     await rebuild();
@@ -167,7 +153,7 @@ describe('the API diff', () => {
   it('counts a file no longer published as a url that no longer answers', async () => {
     const w = await worldWithMedia();
     const base = path.join(w.root, 'base');
-    expect((await build(['--data', w.data, '--out', base, '--plain'])).code).toBe(0);
+    expect((await launched('build', ['--data', w.data, '--out', base, '--plain'])).code).toBe(0);
     const yaml = path.join(w.data, 'item/potion.yaml');
     fs.writeFileSync(yaml, fs.readFileSync(yaml, 'utf8').replace(/^sprites:\n.*\n/m, ''));
     fs.rmSync(path.join(w.data, 'item/potion'), { recursive: true });
