@@ -3,7 +3,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FileList, formatManifest, Lines, parseManifest, stampText } from '../build/incremental/manifest.ts';
+import { FileList, formatManifest, Lines, parseManifest, readManifest, stampText } from '../build/incremental/manifest.ts';
 import { layout, putManifest } from '../build/output/slots.ts';
 import { WRITE_CHARS } from '../build/cache.mjs';
 import { tempDir } from './helpers.ts';
@@ -126,28 +126,46 @@ describe('manifests', () => {
     expect(parseManifest(text)!.files()!.size).toBe(3);
   });
 
-  it('hold the records remembered after the files, read apart from them', () => {
+  it('hold the records remembered after the files, read apart from them, from the text or from the file', async () => {
     const memory = 'r\tdata/type/fire.yaml\th1\t10\td1\t{}\nr\tdata/type/odd.yaml\th2\t11\t\t{"a":1}\n';
     const files = new Map([...written.files, ['gone\nr\tline.json', '5.d']]);
     const text = manifestText({ ...written, files, memory: [memory] });
-    const m = parseManifest(text)!;
-    expect([...m.files()!]).toEqual([...files]);
-    expect([...m.memory()!]).toEqual([
-      [
-        'data/type/fire.yaml',
-        { hash: 'h1', id: 10, derived: 'd1', facts: '{}', text, start: text.indexOf('r\tdata'), end: text.indexOf('r\tdata/type/odd') },
-      ],
-      [
-        'data/type/odd.yaml',
-        { hash: 'h2', id: 11, derived: '', facts: '{"a":1}', text, start: text.indexOf('r\tdata/type/odd'), end: text.length },
-      ],
-    ]);
+    // Each record is remembered with the text after the sources and where its line lies in it.
+    const tail = text.slice(text.indexOf('\nf\t') + 1);
+    const file = path.join(await tempDir(), 'a.manifest');
+    await fs.writeFile(file, text);
+    for (const m of [parseManifest(text)!, (await readManifest(file))!]) {
+      expect([...m.files()!]).toEqual([...files]);
+      expect([...m.memory()!]).toEqual([
+        [
+          'data/type/fire.yaml',
+          {
+            hash: 'h1',
+            id: 10,
+            derived: 'd1',
+            facts: '{}',
+            text: tail,
+            start: tail.indexOf('r\tdata'),
+            end: tail.indexOf('r\tdata/type/odd'),
+          },
+        ],
+        [
+          'data/type/odd.yaml',
+          { hash: 'h2', id: 11, derived: '', facts: '{"a":1}', text: tail, start: tail.indexOf('r\tdata/type/odd'), end: tail.length },
+        ],
+      ]);
+      expect(m.restated('k9').join('')).toBe(text.replace('"previous":"k0"', '"previous":"k9"').replace(/^d\t.*\n/gm, ''));
+    }
     // A damaged record line costs the memory, not the list of files; no lines, nothing remembered.
     const damaged = parseManifest(text.replace('\t11\t', '\televen\t'))!;
     expect(damaged.memory()).toBeUndefined();
     expect(damaged.files()!.size).toBe(4);
     expect(parseManifest(manifestText({ ...written, files: new Map(), memory: [memory] }))!.memory()!.size).toBe(2);
     expect(parseManifest(manifestText(written))!.memory()!.size).toBe(0);
+    // A line of no kind after the sources makes the file no manifest.
+    await fs.writeFile(file, text.replace('\nf\t', '\nx\t'));
+    expect(await readManifest(file)).toBeUndefined();
+    expect(parseManifest(text.replace('\nf\t', '\nx\t'))).toBeUndefined();
   });
 
   it('are written whole from their pieces, however many batches they take', async () => {

@@ -313,8 +313,11 @@ export class Lines {
   }
 }
 
-/** The manifest in `text`, or undefined if it is not one this build can read. */
-export function parseManifest(text: string): Manifest | undefined {
+/**
+ * The manifest in `text`, or undefined if it is not one this build can read. `rest`, when given, is
+ * the text after `text`: the `f` and `r` lines, decoded only when a build asks for them.
+ */
+export function parseManifest(text: string, rest?: () => string): Manifest | undefined {
   const end = text.indexOf('\n');
   const header = parseHeader(end < 0 ? text : text.slice(0, end));
   if (!header || end < 0) return undefined;
@@ -323,12 +326,15 @@ export function parseManifest(text: string): Manifest | undefined {
   const sources = linesAt(text, end + 1, 's');
   const diff = sources && linesAt(text, sources.end, 'd');
   if (!sources || !diff) return undefined;
+  if (rest && diff.end !== text.length) return undefined;
   const at = diff.end;
-  if (at < text.length && text.charCodeAt(at) !== 0x66 /* f */ && text.charCodeAt(at) !== 0x72 /* r */) return undefined;
+  let later: string | undefined;
+  const tail = () => (later ??= rest ? rest() : text.slice(at));
+  if (!rest && at < text.length && !fileOrMemory(text.charCodeAt(at))) return undefined;
   // The `f` lines end where the `r` lines start (a path holding a newline is a JSON string); found
   // only when either is asked for, as a no-op asks for neither.
   let memoryStart: number | undefined;
-  const memoryAt = () => (memoryStart ??= text.indexOf('\nr\t', at - 1) + 1 || text.length);
+  const memoryAt = () => (memoryStart ??= tail().startsWith('r\t') ? 0 : tail().indexOf('\nr\t') + 1 || tail().length);
   let files: FileList | undefined | null;
   let memory: Map<string, Remembered> | undefined | null;
   // The `f` lines; no list unless they are as many as the header says (a list cut short, or edited).
@@ -337,13 +343,9 @@ export function parseManifest(text: string): Manifest | undefined {
     sources: sources.list,
     diff: new Map(diff.list),
     files: () =>
-      (files === undefined ? (files = FileList.parse(text.slice(at, memoryAt()), header.fileCount) ?? null) : files) ?? undefined,
-    memory: () => (memory === undefined ? (memory = parseMemory(text, memoryAt()) ?? null) : memory) ?? undefined,
-    restated: (previous) => [
-      JSON.stringify({ format: FORMAT, ...header, previous }) + '\n',
-      text.slice(end + 1, sources.end),
-      text.slice(at),
-    ],
+      (files === undefined ? (files = FileList.parse(tail().slice(0, memoryAt()), header.fileCount) ?? null) : files) ?? undefined,
+    memory: () => (memory === undefined ? (memory = parseMemory(tail(), memoryAt()) ?? null) : memory) ?? undefined,
+    restated: (previous) => [JSON.stringify({ format: FORMAT, ...header, previous }) + '\n', text.slice(end + 1, sources.end), tail()],
   };
 }
 
@@ -377,9 +379,26 @@ function parseHeader(line: string): ManifestHeader | undefined {
   }
 }
 
+/**
+ * The manifest in `file`. Its bytes are decoded only as far as the last `s` or `d` line; the `f` and
+ * `r` lines, most of a large manifest, when a build asks for them: a no-op never does.
+ */
 export async function readManifest(file: string): Promise<Manifest | undefined> {
-  const text = await fs.readFile(file, 'utf8').catch(() => undefined);
-  return text === undefined ? undefined : parseManifest(text);
+  const bytes = await fs.readFile(file).catch(() => undefined);
+  if (bytes === undefined) return undefined;
+  const at = pathLinesEnd(bytes);
+  if (at < bytes.length && !fileOrMemory(bytes[at]!)) return undefined;
+  return parseManifest(bytes.toString('utf8', 0, at), () => bytes.toString('utf8', at));
+}
+
+/** Whether a line starting with `code` is an `f` or an `r` line: the only lines after the `s` and `d` lines. */
+const fileOrMemory = (code: number) => code === 0x66 /* f */ || code === 0x72; /* r */
+
+/** Where the lines after the header that start with `s` or `d` end, in a manifest's bytes. */
+function pathLinesEnd(bytes: Buffer): number {
+  let at = bytes.indexOf(0x0a) + 1;
+  while (at > 0 && at < bytes.length && (bytes[at] === 0x73 /* s */ || bytes[at] === 0x64) /* d */) at = bytes.indexOf(0x0a, at) + 1;
+  return at > 0 ? at : bytes.length;
 }
 
 /** Only the first line of a manifest: enough to know which build made the tree. */
