@@ -182,9 +182,10 @@ export class Cache {
    * @param {string} key
    * @param {(dir: string) => Map<string, string> | void} fill
    * @param {boolean} [replace]
+   * @param {boolean} [prune] whether to prune the area now; a caller making many entries at once prunes once, after them
    * @returns {string | undefined}
    */
-  make(key, fill, replace = false) {
+  make(key, fill, replace = false, prune = true) {
     const dir = this.#entry(key);
     // Named for this process and thread: each thread of a build has a `made` count of its own.
     const temp = `${dir}.${process.pid}-${threadId}-${made++}.tmp`;
@@ -204,7 +205,7 @@ export class Cache {
     try {
       fs.writeFileSync(path.join(temp, MANIFEST), JSON.stringify(listing(temp, hashes ?? new Map())));
       this.#place(temp, dir, replace);
-      this.#prune();
+      if (prune) this.prune();
       return dir;
     } catch {
       fs.rmSync(temp, { recursive: true, force: true });
@@ -219,9 +220,10 @@ export class Cache {
    * @param {string} key
    * @param {Iterable<[string, string | Uint8Array | Iterable<string>]>} files
    * @param {boolean} [replace]
+   * @param {boolean} [prune] as for `make`
    * @returns {string | undefined}
    */
-  write(key, files, replace = false) {
+  write(key, files, replace = false, prune = true) {
     this.#entry(key); // a key that is not a hash is the caller's mistake, and thrown; only writing is a miss
     try {
       return this.make(
@@ -241,6 +243,7 @@ export class Cache {
           return hashes;
         },
         replace,
+        prune,
       );
     } catch {
       return undefined;
@@ -284,8 +287,15 @@ export class Cache {
   /**
    * Removes the least recently used entries beyond `keep`, and temp folders left by killed
    * processes: only folders the cache made (an entry holds its list of files, a temp folder has a
-   * name of the cache's), never one whose name merely looks like a key.
+   * name of the cache's), never one whose name merely looks like a key. It looks at every entry of
+   * the area: once for each `make`, or once after many.
    */
+  prune() {
+    try {
+      this.#prune();
+    } catch {} // an area that cannot be listed or pruned is left as it is: at worst it holds more
+  }
+
   #prune() {
     const entries = [];
     for (const name of fs.readdirSync(this.dir)) {

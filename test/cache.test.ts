@@ -210,6 +210,31 @@ describe('records checked before', () => {
     expect(() => unkept.save()).not.toThrow();
   });
 
+  it('keep every kind a build saves, and as many tools of each as they are told, pruned once after the kinds', async () => {
+    const dir = path.join(await tempDir(), 'records');
+    const kinds = ['type', 'stat', 'gender'];
+    const anything: ValidatorSet = { get: () => (() => true) as unknown as ValidateFunction, keys: () => kinds };
+    const file = (kind: string) => ({ rel: `data/${kind}/one.yaml`, stem: 'one', hash: 'h1', kind }) as SourceFile;
+    const json = JSON.stringify({ id: 1, name: 'one' });
+    // Each tool's build keeps a record of every kind; the area keeps four tools' worth of them.
+    const tools = ['t1', 't2', 't3', 't4', 't5', 't6'];
+    const seen = new Set<string>();
+    tools.forEach((tool, i) => {
+      const kept = new CheckedRecords(tool, kinds.length, dir);
+      for (const kind of kinds) kept.keep(file(kind), json);
+      kept.save();
+      // Each tool's entries are used after the tool's before it (times a second apart).
+      for (const name of fs.readdirSync(dir).filter((name) => !seen.has(name))) {
+        fs.utimesSync(path.join(dir, name), 1000 + i, 1000 + i);
+        seen.add(name);
+      }
+    });
+    expect(fs.readdirSync(dir)).toHaveLength(4 * kinds.length);
+    const has = (tool: string) =>
+      kinds.every((kind) => new CheckedRecords(tool, kinds.length, dir).take(file(kind), anything)?.json === json);
+    expect(tools.map(has)).toEqual([false, false, true, true, true, true]);
+  });
+
   it('cost only time when the cache cannot be written', async () => {
     const world = await fixtureWorld('starter');
     const cacheDir = path.join(world.root, 'cache');

@@ -91,12 +91,19 @@ export class CheckedRecords {
     records.changed = true;
   }
 
-  /** Writes the kinds whose records differ from the cache's; one that cannot be written is left out. */
+  /**
+   * Writes the kinds whose records differ from the cache's; one that cannot be written is left out.
+   * The area is pruned once, after them: pruning looks at every entry, and a first build writes an
+   * entry for each kind.
+   */
   save(): void {
+    let wrote = false;
     for (const [kind, records] of this.kinds) {
       if (!records.changed && records.now.size === records.found.size) continue;
-      this.cache.write(this.entryKey(kind), [[FILE, lines(records.now)]], true);
+      this.cache.write(this.entryKey(kind), [[FILE, lines(records.now)]], true, false);
+      wrote = true;
     }
+    if (wrote) this.cache.prune();
   }
 
   private of(kind: string): KindRecords {
