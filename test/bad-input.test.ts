@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { formatProblems, type Problem } from '../build/report/problems.ts';
 import { buildProblems, buildWorld, fixtureWorld, fixturesDir, overlayBad, snapshot, tempDir } from './helpers.ts';
 
@@ -12,10 +12,12 @@ const badDir = path.join(fixturesDir, 'bad');
 const cases = fs.readdirSync(badDir).sort();
 
 /**
- * The starter world and its good build, made once; each case rebuilds a copy of both. The data
- * folder is copied with its files' times, to the nanosecond the build's memory of its sources
- * holds; the trees the build keeps beside the output are linked, file by file, as a build links a
- * file that did not change from one tree into the other (a failed rebuild writes none of them).
+ * The starter world and its good build, made once. Each case lays its mistake over that world,
+ * rebuilds it, and takes the mistake away again: the build it fails must have left the output as it
+ * was, so the next case starts from the same good build. `builtWorld` is a copy of both: the data
+ * folder with its files' times, to the nanosecond the build's memory of its sources holds; the
+ * trees the build keeps beside the output linked, file by file, as a build links a file that did
+ * not change from one tree into the other.
  */
 const built = { root: '', before: new Map<string, string>() };
 beforeAll(async () => {
@@ -23,6 +25,19 @@ beforeAll(async () => {
   await buildWorld({ dataDir: world.data, outDir: world.out });
   Object.assign(built, { root: world.root, before: await snapshot(world.out) });
 });
+
+/**
+ * Lays the mistake of fixtures/bad/`name` over `data`; gives what takes it away again: each file it
+ * replaced back as it was, each file it added removed.
+ */
+function withMistake(data: string, name: string): () => void {
+  const mistake = path.join(badDir, name, 'data');
+  const rels = fs.readdirSync(mistake, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+  const files = rels.map((e) => path.join(data, path.relative(mistake, path.join(e.parentPath, e.name))));
+  const before = files.map((file) => (fs.existsSync(file) ? fs.readFileSync(file) : undefined));
+  overlayBad({ data }, name);
+  return () => files.forEach((file, i) => (before[i] === undefined ? fs.rmSync(file) : fs.writeFileSync(file, before[i])));
+}
 
 async function builtWorld() {
   const root = await tempDir();
@@ -40,8 +55,8 @@ describe('bad input', () => {
 
   it.each(cases)('%s is reported with its place and leaves dist untouched', async (name) => {
     const expected = JSON.parse(fs.readFileSync(path.join(badDir, name, 'expect.json'), 'utf8'));
-    const world = await builtWorld();
-    overlayBad(world, name);
+    const world = { root: built.root, data: path.join(built.root, 'data'), out: path.join(built.root, 'dist') };
+    onTestFinished(withMistake(world.data, name));
     const problems = await buildProblems({ dataDir: world.data, outDir: world.out });
 
     const { hint, ...place } = expected;
@@ -60,6 +75,7 @@ describe('bad input', () => {
     const first = await buildProblems({ dataDir: world.data, outDir: path.join(world.root, 'first') });
     reported(first);
     expect(fs.readdirSync(world.root).sort()).toEqual(['.dist-builds', 'data', 'dist']);
+    fs.rmSync(path.join(world.root, 'first'), { recursive: true, force: true }); // were a case to fail there
   });
 
   it('reports problems found at every step together, in a first build and a rebuild', async () => {

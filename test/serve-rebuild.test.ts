@@ -10,7 +10,7 @@ import { buildWorld, fixtureWorld, listFiles, serve } from './helpers.ts';
 
 /** Two bases of different lengths, so that a body mixing two builds' files cannot pass for either. */
 const BASES = ['http://one.example', 'https://two.example.org/a-longer-root'];
-const BUILDS = 8;
+const BUILDS = 4;
 const CLIENTS = 6;
 
 /** Runs the build as a process, as a user does, and resolves with its exit code. */
