@@ -5,7 +5,9 @@
 // clients asked for every record of two worlds, and the sweeps of hostile input: forged cache
 // entries, hostile import folders, hostile media files, the cases of the boundaries' review, and a
 // table of bad values and folders given to every command; and the cache's and the kept validators'
-// own promises (an entry whole under racing threads, kept code judging as Ajv's own).
+// own promises (an entry whole under racing threads, kept code judging as Ajv's own); and two of
+// the engine's own: checking threads give what the build's thread gives, and every derivation
+// reads only the fields it declares.
 // The hosts have a suite of their own (vitest.hosts.config.ts).
 import { defineConfig } from 'vitest/config';
 
@@ -27,6 +29,8 @@ export const slowTests = [
   'test/commands-bad-input.test.ts',
   'test/cache.test.ts',
   'test/validators.test.ts',
+  'test/threads.test.ts',
+  'test/facts.test.ts',
 ];
 
 export default defineConfig({

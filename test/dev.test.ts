@@ -2,7 +2,7 @@
 // Saving a record rebuilds the API; a broken file is reported in the terminal, by the status
 // endpoint and on the page, with file and line, until a save fixes it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readlinkSync, renameSync, statSync, watch } from 'node:fs';
+import { cpSync, existsSync, readlinkSync, renameSync, statSync, watch } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
@@ -148,7 +148,7 @@ describe('npm run dev', () => {
   test("a kind's folder or the data folder replaced whole, as a checkout replaces it, is watched in its place", async () => {
     const typeDir = path.join(world.data, 'type');
     const next = path.join(world.root, 'type-next');
-    await fs.cp(typeDir, next, { recursive: true });
+    cpSync(typeDir, next, { recursive: true });
     const text = await fs.readFile(fireFile(), 'utf8');
     const at = (mark: number) => text.replace(/- game_index: \d+/, `- game_index: ${mark}`);
     await fs.writeFile(path.join(next, 'fire.yaml'), at(88));
@@ -165,7 +165,7 @@ describe('npm run dev', () => {
     // comes without its types, and they come after.
     const status = async () => (await getJson('/__build-status')) as { ok: boolean };
     const nextData = path.join(world.root, 'data-next');
-    await fs.cp(world.data, nextData, { recursive: true });
+    cpSync(world.data, nextData, { recursive: true });
     const types = path.join(world.root, 'types');
     await fs.rename(path.join(nextData, 'type'), types);
     await fs.writeFile(path.join(types, 'fire.yaml'), at(111));

@@ -1,5 +1,6 @@
 // The explorer in a real headless Chromium, over the starter world built into a temp folder with
 // the page beside it, served by the real server. Screenshots go to test-results/.
+import { cpSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -241,7 +242,7 @@ describe('explorer', () => {
 
   test('works under a sub-path', async () => {
     const site = path.join(world.root, 'site');
-    await fs.cp(world.out, path.join(site, 'under', 'here'), { recursive: true });
+    cpSync(world.out, path.join(site, 'under', 'here'), { recursive: true });
     const sub = await serve(site);
     try {
       const p = await browser.newPage({ viewport: DESKTOP });
