@@ -1,8 +1,11 @@
 // Every number that trades speed against memory, disk or start-up cost, in one place. What each buys, as
 // measured, is in docs/PERFORMANCE.md.
 
-/** From this many source files to parse, they are checked on worker threads; fewer on the build's own. */
-export const CHECK_ON_THREADS_FROM = 20_000;
+/**
+ * From this many bytes of sources to parse, they are checked on worker threads; fewer on the build's
+ * own. Parsing is most of the work, and it goes by bytes: many small files or a few large ones.
+ */
+export const CHECK_ON_THREADS_FROM = 24 * 2 ** 20;
 /** Files handed to a checking thread at a time. */
 export const CHECK_CHUNK = 256;
 /** At most this many checking threads. */

@@ -69,7 +69,7 @@ export interface BuildOptions {
 
 /** How a build does its work, for tests that hold every way to the same result. */
 export interface Tuning {
-  /** Check source files on worker threads (by default from `CHECK_ON_THREADS_FROM` files to parse). */
+  /** Check source files on worker threads (by default from `CHECK_ON_THREADS_FROM` bytes to parse). */
   checkOnThreads?: boolean;
 }
 
@@ -381,7 +381,7 @@ async function check(ctx: Context, src: Sources, stages: Stages): Promise<Checke
   const read = memory ? ctx.timed('reuse', reuse(files, memory, schemas, problems)) : undefined;
   // Many files to read go to worker threads.
   const unread = files.filter((f) => !f.known && f.parsed === undefined);
-  const threads = ctx.tuning.checkOnThreads ?? unread.length >= CHECK_ON_THREADS_FROM;
+  const threads = ctx.tuning.checkOnThreads ?? unread.reduce((bytes, f) => bytes + f.size, 0) >= CHECK_ON_THREADS_FROM;
   // A rebuild opens its tree once it knows which files it reads again.
   if (memory) await open(ctx, src, unread);
   const tree = src.tree;
