@@ -68,6 +68,27 @@ it('watches a kind folder added, and one replaced whole, in its place', async ()
   expect(await hears(() => fs.writeFileSync(path.join(root, 'type-before', 'fire.yaml'), 'id: 2\n'))).toBe(false);
 });
 
+it("hears a record's own folder: its images and sounds saved, the folder added, replaced or removed", async () => {
+  fs.mkdirSync(path.join(data, 'type', 'fire'));
+  start();
+  expect(await hears(save('type/fire/icon.svg', '<svg/>'))).toBe(true);
+  // A folder added for another record, then its file.
+  expect(await hears(() => fs.mkdirSync(path.join(data, 'type', 'water')))).toBe(true);
+  expect(await hears(save('type/water/icon.svg', '<svg/>'))).toBe(true);
+  // Replaced whole: the new one is watched, the one moved away no more.
+  fs.cpSync(path.join(data, 'type', 'fire'), path.join(root, 'fire-next'), { recursive: true });
+  expect(
+    await hears(() => {
+      fs.renameSync(path.join(data, 'type', 'fire'), path.join(root, 'fire-before'));
+      fs.renameSync(path.join(root, 'fire-next'), path.join(data, 'type', 'fire'));
+    }),
+  ).toBe(true);
+  expect(await hears(save('type/fire/icon.svg', '<svg></svg>'))).toBe(true);
+  expect(await hears(() => fs.writeFileSync(path.join(root, 'fire-before', 'icon.svg'), 'x'))).toBe(false);
+  expect(await hears(() => fs.rmSync(path.join(data, 'type', 'water'), { recursive: true }))).toBe(true);
+  expect(await hears(save('type/.fire.swp'))).toBe(false);
+});
+
 it('follows the data folder itself when it is replaced, or removed and made again', async () => {
   start();
   fs.cpSync(data, path.join(root, 'data-next'), { recursive: true });

@@ -181,6 +181,26 @@ describe('npm run dev', () => {
     await until(async () => (await getJson('/api/v2/type/2/')).game_indices[0].game_index === 122, 5_000);
   });
 
+  test("serves a record's own image, and a save of the image alone answers its new bytes", async () => {
+    const drop = await fs.readFile(path.join(fixturesDir, 'media', 'drop.png'));
+    const folder = path.join(world.data, 'creature-form', 'emberpup');
+    const image = '/media/creature-form/1/front.png';
+    const served = async () => {
+      const res = await fetch(url + image, { cache: 'no-store' });
+      return res.ok ? Buffer.from(await res.arrayBuffer()) : undefined;
+    };
+    await fs.mkdir(folder);
+    await fs.writeFile(path.join(folder, 'front.png'), drop);
+    await fs.appendFile(path.join(world.data, 'creature-form', 'emberpup.yaml'), 'sprites:\n  front_default: front.png\n');
+    await until(async () => (await served())?.equals(drop) === true, 10_000);
+    expect((await getJson('/api/v2/creature-form/1/')).sprites.front_default).toBe(url + image);
+    // Once the loop is idle, a save in the record's folder alone is heard and built.
+    await new Promise((r) => setTimeout(r, 500));
+    const redrawn = Buffer.concat([drop, Buffer.from([0])]);
+    await fs.writeFile(path.join(folder, 'front.png'), redrawn);
+    await until(async () => (await served())?.equals(redrawn) === true, 5_000);
+  });
+
   test('a data folder gone is built once, not again and again, and built again once it is back', async () => {
     const away = path.join(world.root, 'data-away');
     const said = output.length;

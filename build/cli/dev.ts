@@ -42,7 +42,7 @@ interface DevOptions {
   host?: string;
 }
 
-const API_PATHS = /^\/(api\/|sprites\/|schema\/|404\.json$)/;
+const API_PATHS = /^\/(api\/|sprites\/|media\/|schema\/|404\.json$)/;
 /**
  * vite's editor launcher: it would start the user's editor on any file a page of any origin names.
  * It is taken out of vite's middlewares, and its path, matched as they match it (any case, any
@@ -316,7 +316,8 @@ function listing(dataDir: string): string {
 }
 
 /**
- * Calls `changed` when an entry of the data folder or of a folder in it changes, as the kernel
+ * Calls `changed` when an entry of the data folder, of a kind's folder in it or of a record's own
+ * folder (its images and sounds) changes, as the kernel
  * reports it to one `fs.watch` per folder: nothing is listed or stated to find out, whatever the
  * folders hold. The watched folders follow what is there, by inode: a folder added is watched once
  * its parent reports it, one removed or replaced is let go (the data folder's own parent is watched
@@ -332,8 +333,10 @@ export function watchFolders(dataDir: string, changed: () => void): { close: () 
       const watcher = fs.watch(dir, (_event, name) => {
         // A name may be missing on some systems: then the change may be anything.
         if (name && (dir === parent ? name !== path.basename(dataDir) : name.startsWith('.'))) return;
-        // In the data folder or its parent, folders may have come or gone.
+        // In the data folder or its parent, folders may have come or gone; in a kind's folder, the
+        // record's own folder named.
         if (dir === parent || dir === dataDir) follow();
+        else if (name && path.dirname(dir) === dataDir) followRecord(path.join(dir, name));
         changed();
       });
       watcher.on('error', () => {
@@ -364,28 +367,63 @@ export function watchFolders(dataDir: string, changed: () => void): { close: () 
       }
     for (const [dir, ino] of now) if (!watched.has(dir)) watch(dir, ino);
   };
+  // A record's own folder, come or gone: that entry alone is looked at, not the whole kind.
+  const followRecord = (dir: string) => {
+    const ino = folderIno(dir);
+    const was = watched.get(dir);
+    if (was && was.ino !== ino) {
+      was.watcher.close();
+      watched.delete(dir);
+    }
+    if (ino !== undefined && !watched.has(dir)) watch(dir, ino);
+  };
   watch(parent, 0);
   follow();
   return { close: () => watched.forEach(({ watcher }) => watcher.close()) };
 }
 
-/** The data folder and each folder in it, but hidden ones, by their inodes; none when it is gone. */
+/**
+ * The data folder, each folder in it (a kind's) and each folder in those (a record's own, its
+ * images and sounds), but hidden ones, by their inodes; none when it is gone.
+ */
 function foldersOf(dataDir: string): Map<string, number> {
   const folders = new Map<string, number>();
   const top = fs.statSync(dataDir, { throwIfNoEntry: false });
   if (!top?.isDirectory()) return folders;
   folders.set(dataDir, top.ino);
-  for (const entry of fs.readdirSync(dataDir)) {
-    if (entry.startsWith('.')) continue;
-    let stats: fs.Stats | undefined;
-    try {
-      stats = fs.statSync(path.join(dataDir, entry), { throwIfNoEntry: false });
-    } catch {
-      continue; // a link in a loop, or into a folder not readable: not a folder to watch (the build reports it)
-    }
-    if (stats?.isDirectory()) folders.set(path.join(dataDir, entry), stats.ino);
+  for (const kind of subfolders(dataDir)) {
+    folders.set(kind.dir, kind.ino);
+    for (const record of subfolders(kind.dir)) folders.set(record.dir, record.ino);
   }
   return folders;
+}
+
+/** The folders in `dir`, but hidden ones, with their inodes; none when it cannot be listed. */
+function subfolders(dir: string): Array<{ dir: string; ino: number }> {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return []; // gone meanwhile, or not a folder after all: the build reports what it is
+  }
+  const found: Array<{ dir: string; ino: number }> = [];
+  for (const entry of entries) {
+    // Only folders and links are looked at: a kind's folder may hold thousands of files.
+    if (entry.name.startsWith('.') || !(entry.isDirectory() || entry.isSymbolicLink())) continue;
+    const ino = folderIno(path.join(dir, entry.name));
+    if (ino !== undefined) found.push({ dir: path.join(dir, entry.name), ino });
+  }
+  return found;
+}
+
+/** The inode of the folder at `dir`, or undefined when it is not one (or not there). */
+function folderIno(dir: string): number | undefined {
+  try {
+    const stats = fs.statSync(dir, { throwIfNoEntry: false });
+    return stats?.isDirectory() ? stats.ino : undefined;
+  } catch {
+    return undefined; // a link in a loop, or into a folder not readable: not a folder to watch (the build reports it)
+  }
 }
 
 /** The problems in the data, a usage error's or a refused write's message, or the stack of anything unexpected. */
