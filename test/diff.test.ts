@@ -1,33 +1,14 @@
 // `npm run diff`: what a data change does to the published API. Fixture worlds are built into temp
 // folders, edited, built again and compared; the command runs as users run it, against a built
-// folder and against a revision of a temp git repository that holds a copy of the project.
-import { execFile, execFileSync } from 'node:child_process';
+// folder (against a revision: diff-revision.test.ts, in the slow suite).
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { diffFolders, type ApiDiff } from '../build/diff/compare.ts';
 import { markdownReport } from '../build/diff/reports.ts';
 import { projectRoot } from '../build/paths.ts';
 import { BASE, buildWorld, fixtureWorld, tempDir } from './helpers.ts';
-
-/** Replaces what `from` matches in a file, and fails when it matches nothing (a fixture that moved on). */
-function edit(file: string, from: RegExp, to: string): void {
-  const text = fs.readFileSync(file, 'utf8');
-  expect(text, file).toMatch(from);
-  fs.writeFileSync(file, text.replace(from, to));
-}
-
-/** Type steel (6) becomes metal: its file, and every reference to it by name. */
-function renameSteel(data: string): void {
-  fs.renameSync(path.join(data, 'type/steel.yaml'), path.join(data, 'type/metal.yaml'));
-  for (const rel of fs.readdirSync(data, { recursive: true }) as string[]) {
-    const file = path.join(data, rel);
-    if (!rel.endsWith('.yaml')) continue;
-    const text = fs.readFileSync(file, 'utf8');
-    if (/\bsteel\b/.test(text)) fs.writeFileSync(file, text.replace(/\bsteel\b/g, 'metal'));
-  }
-}
+import { diffCommand, edit, renameSteel } from './diff-run.ts';
 
 const removeShore = (data: string) => fs.rmSync(path.join(data, 'location-area/tide-cove-shore.yaml'));
 
@@ -197,20 +178,6 @@ describe('the documented example', () => {
   });
 });
 
-const run = promisify(execFile);
-
-/** `npm run diff` as users run it (through the launcher), in `cwd`: its exit code and output. */
-async function diffCommand(args: string[], cwd = projectRoot) {
-  const env = { ...process.env, BASE_URL: BASE };
-  try {
-    const { stdout, stderr } = await run(process.execPath, [path.join(cwd, 'build/launch.mjs'), 'diff', ...args], { cwd, env });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const { code, stdout, stderr } = err as { code: number; stdout: string; stderr: string };
-    return { code, stdout, stderr };
-  }
-}
-
 describe('npm run diff against a built folder', () => {
   let breaking: string;
   let harmless: string;
@@ -293,65 +260,5 @@ describe('npm run diff against a built folder', () => {
       expect(result.stderr, args.join(' ')).toMatch(message);
       expect(result.stdout, args.join(' ')).toBe('');
     }
-  });
-});
-
-/** A git repository in a temp folder holding what the build needs of this project, the starter world as its data, one commit. */
-async function tempRepository(): Promise<string> {
-  const root = await tempDir();
-  const parts = [
-    'build',
-    'schemas',
-    'explorer',
-    'hosts/serve.json',
-    'hosts/cloudflare',
-    'package.json',
-    'package-lock.json',
-    'tsconfig.json',
-    'vite.config.ts',
-  ];
-  for (const part of parts) fs.cpSync(path.join(projectRoot, part), path.join(root, part), { recursive: true });
-  fs.cpSync(path.join(projectRoot, 'test/fixtures/starter'), path.join(root, 'data'), { recursive: true });
-  // The packages are this project's, each linked; the caches are the copy's own.
-  fs.mkdirSync(path.join(root, 'node_modules'));
-  for (const name of fs.readdirSync(path.join(projectRoot, 'node_modules')))
-    if (name !== '.cache') fs.symlinkSync(path.join(projectRoot, 'node_modules', name), path.join(root, 'node_modules', name));
-  fs.writeFileSync(path.join(root, '.gitignore'), 'node_modules\n');
-  const git = (...args: string[]) =>
-    execFileSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@localhost', ...args], { cwd: root });
-  git('init', '--quiet', '--initial-branch=main');
-  git('add', '.');
-  git('commit', '--quiet', '-m', 'the starter world');
-  return root;
-}
-
-describe('npm run diff against a git revision', () => {
-  it("builds the revision by its own build code and compares the working tree's records with it", { timeout: 180_000 }, async () => {
-    const repo = await tempRepository();
-    renameSteel(path.join(repo, 'data'));
-    // The working tree's build code moves the type icons: a base built by this code would have them moved too.
-    edit(path.join(repo, 'build/paths.ts'), /`sprites\/types\//, '`sprites/type-icons/');
-    const { code, stdout, stderr } = await diffCommand(['--base', 'main', '--report', 'json', '--fail-on-breaking'], repo);
-    expect(code, stderr).toBe(1);
-    const commit = execFileSync('git', ['rev-parse', '--short', 'main'], { cwd: repo, encoding: 'utf8' }).trim();
-    const report = JSON.parse(stdout);
-    expect(report.base).toBe(`main (${commit})`);
-    expect(report.kinds.find((k: { kind: string }) => k.kind === 'type').renamed).toEqual([{ id: 6, from: 'steel', to: 'metal' }]);
-    const gone = report.breaking.urls.map((u: { path: string }) => u.path);
-    expect(gone.filter((p: string) => p.startsWith('/api/'))).toEqual(['/api/v2/type/steel/']);
-    expect(gone).toContain('/sprites/types/generation-i/dawn-dusk/2.svg');
-    const fire = report.kinds.find((k: { kind: string }) => k.kind === 'type').changed.find((r: { id: number }) => r.id === 2);
-    expect(fire.changes).toContainEqual({
-      pointer: '/sprites/generation-i/dawn-dusk/name_icon',
-      before: `${BASE}/sprites/types/generation-i/dawn-dusk/2.svg`,
-      after: `${BASE}/sprites/type-icons/generation-i/dawn-dusk/2.svg`,
-    });
-    // The checkout is gone, from the disk and from git's list.
-    const worktrees = execFileSync('git', ['worktree', 'list', '--porcelain'], { cwd: repo, encoding: 'utf8' });
-    expect(worktrees.match(/^worktree /gm)).toHaveLength(1);
-
-    const unknown = await diffCommand(['--base', 'no-such-branch'], repo);
-    expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain(`--base no-such-branch: no such folder, and no such revision in ${fs.realpathSync(repo)}`);
   });
 });
