@@ -39,11 +39,9 @@ const SAMPLED = new Set([
   'creature',
   'creature-species',
   'move',
-  'item',
   'evolution-chain',
   'characteristic',
   'move-ailment',
-  'machine',
   'location',
 ]);
 const looked = (kind: string) => EVERY || SAMPLED.has(kind);
