@@ -5,7 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { explorerFiles } from '../build/site/explorer.ts';
+import { explorerFiles, runVite } from '../build/site/explorer.ts';
 import { projectRoot } from '../build/paths.ts';
 import { typeColour } from '../build/site/colour.ts';
 import { explorerSite, launchChromium, type ExplorerSite } from './browser.ts';
@@ -69,6 +69,17 @@ describe('explorer', () => {
     const cachedMs = performance.now() - started;
     expect([...again]).toEqual([...files]);
     console.log(`explorer build from cache: ${cachedMs.toFixed(1)} ms`);
+  });
+
+  test('is the production page whatever NODE_ENV the build runs under, as kept and published', async () => {
+    // vitest runs this file with NODE_ENV=test, under which vite would make a development page.
+    expect(process.env.NODE_ENV).toBe('test');
+    const built = await runVite();
+    expect(process.env.NODE_ENV).toBe('test');
+    expect([...built]).toEqual([...(await explorerFiles())]);
+    // The development page asks the API afresh each time (explorer/src/api.ts); the production one does not.
+    const script = [...built].find(([name]) => name.endsWith('.js'))![1].toString();
+    expect(script).not.toContain('no-cache');
   });
 
   test('is served at / next to the API', async () => {

@@ -16,18 +16,23 @@ const configFile = path.join(projectRoot, 'vite.config.ts');
 export const filesUnder = (dir: string): string[] =>
   fg.sync('**', { cwd: dir, absolute: true, followSymbolicLinks: false, ignore: ['**/node_modules/**'] });
 
-/** Everything the page is built from: its folder, the vite config, the modules it imports from build/. */
+/**
+ * Everything the page is built from: its folder, the vite config, the modules it imports from
+ * build/, and this module, which says how vite builds it.
+ */
 function sources(): string[] {
   const own = filesUnder(explorerDir);
-  return [...own, configFile, path.join(projectRoot, 'build/site/colour.ts'), path.join(projectRoot, 'build/site/dev-status.ts')].sort();
+  const site = ['colour.ts', 'dev-status.ts', 'explorer.ts'].map((name) => path.join(projectRoot, 'build/site', name));
+  return [...own, configFile, ...site].sort();
 }
 
 /** A hash of everything the page is built from: what names its cached build, and part of the tool's fingerprint. */
 export const sourceHash = () => bundleKey('vite', sources());
 
-async function runVite(): Promise<Map<string, Buffer>> {
+/** The page built now by vite, its files by path, in order. */
+export async function runVite(): Promise<Map<string, Buffer>> {
   const { build } = await import('vite');
-  const result = await build({ configFile, logLevel: 'warn', build: { write: false } });
+  const result = await productionBuild(() => build({ configFile, logLevel: 'warn', build: { write: false } }));
   const outputs = Array.isArray(result) ? result : [result];
   const files = new Map<string, Buffer>();
   for (const out of outputs) {
@@ -38,6 +43,22 @@ async function runVite(): Promise<Map<string, Buffer>> {
   }
   if (!files.has('index.html')) throw new Error('the explorer build has no index.html');
   return new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/**
+ * Runs `build` with NODE_ENV `production`, then sets it back. vite makes a development page under any
+ * other NODE_ENV (a test runner's `test`, a shell's `development`), and the page is kept under a
+ * hash of its sources alone: whatever the environment, the page built is the one published.
+ */
+async function productionBuild<T>(build: () => Promise<T>): Promise<T> {
+  const before = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    return await build();
+  } finally {
+    if (before === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = before;
+  }
 }
 
 /** The built explorer, by path relative to the site root (`index.html`, `assets/index-….js`). */
