@@ -5,38 +5,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../build/paths.ts';
-import { BASE, tempDir } from './helpers.ts';
-import { diffCommand, edit, renameSteel } from './diff-run.ts';
-
-/** A git repository in a temp folder holding what the build needs of this project, the starter world as its data, one commit. */
-async function tempRepository(): Promise<string> {
-  const root = await tempDir();
-  const parts = [
-    'build',
-    'schemas',
-    'explorer',
-    'hosts/serve.json',
-    'hosts/cloudflare',
-    'package.json',
-    'package-lock.json',
-    'tsconfig.json',
-    'vite.config.ts',
-  ];
-  for (const part of parts) fs.cpSync(path.join(projectRoot, part), path.join(root, part), { recursive: true });
-  fs.cpSync(path.join(projectRoot, 'test/fixtures/starter'), path.join(root, 'data'), { recursive: true });
-  // The packages are this project's, each linked; the caches are the copy's own.
-  fs.mkdirSync(path.join(root, 'node_modules'));
-  for (const name of fs.readdirSync(path.join(projectRoot, 'node_modules')))
-    if (name !== '.cache') fs.symlinkSync(path.join(projectRoot, 'node_modules', name), path.join(root, 'node_modules', name));
-  fs.writeFileSync(path.join(root, '.gitignore'), 'node_modules\n');
-  const git = (...args: string[]) =>
-    execFileSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@localhost', ...args], { cwd: root });
-  git('init', '--quiet', '--initial-branch=main');
-  git('add', '.');
-  git('commit', '--quiet', '-m', 'the starter world');
-  return root;
-}
+import { BASE } from './helpers.ts';
+import { diffCommand, edit, renameSteel, tempRepository } from './diff-run.ts';
 
 describe('npm run diff against a git revision', () => {
   it("builds the revision by its own build code and compares the working tree's records with it", { timeout: 180_000 }, async () => {

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { projectRoot, serverOutputsDir } from '../build/paths.ts';
 import { generateWorld, writeWorld } from '../build/tools/gen-world.ts';
 import { snapshot, tempDir, until } from './helpers.ts';
+import { tempRepository } from './diff-run.ts';
 
 const CODES = { SIGINT: 130, SIGTERM: 143 } as const;
 
@@ -46,26 +47,6 @@ function processesIn(dir: string): string[] {
 
 /** What a command left in its TMPDIR: the project's temp folders and files, all named crs-…. */
 const leftIn = (tmp: string) => fs.readdirSync(tmp).filter((name) => name.startsWith('crs-'));
-
-/** A git repository in a temp folder holding what the build needs of this project, the starter world as its data, one commit. */
-async function tempRepository(): Promise<string> {
-  const root = await tempDir('crs-repo-');
-  const parts = ['build', 'schemas', 'explorer', 'hosts/serve.json', 'hosts/cloudflare', 'package.json', 'package-lock.json'];
-  for (const part of [...parts, 'tsconfig.json', 'vite.config.ts'])
-    fs.cpSync(path.join(projectRoot, part), path.join(root, part), { recursive: true });
-  fs.cpSync(path.join(projectRoot, 'test/fixtures/starter'), path.join(root, 'data'), { recursive: true });
-  // The packages are this project's, each linked; the caches are the copy's own.
-  fs.mkdirSync(path.join(root, 'node_modules'));
-  for (const name of fs.readdirSync(path.join(projectRoot, 'node_modules')))
-    if (name !== '.cache') fs.symlinkSync(path.join(projectRoot, 'node_modules', name), path.join(root, 'node_modules', name));
-  fs.writeFileSync(path.join(root, '.gitignore'), 'node_modules\n');
-  const git = (...args: string[]) =>
-    execFileSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@localhost', ...args], { cwd: root });
-  git('init', '--quiet', '--initial-branch=main');
-  git('add', '.');
-  git('commit', '--quiet', '-m', 'the starter world');
-  return root;
-}
 
 describe('npm run diff, stopped while it builds a revision as its base', () => {
   it('ends the base build, removes the worktree and its temp folder, and exits 143 or 130', { timeout: 180_000 }, async () => {
