@@ -5,7 +5,7 @@
 // target in absolute form that no URL parser reads; a link in the place of .editor-schemas. Each
 // ends in one line with the README's exit code (or the JSON 404), or is passed over, and what the
 // user had is as it was.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,12 +13,7 @@ import { MAX_FILE_BYTES } from '../build/guard.mjs';
 import { projectRoot } from '../build/paths.ts';
 import { readText } from '../build/pipeline/parse.ts';
 import { fixturesDir, fixtureWorld, rawRequest, servedStarterWorld, tempDir } from './helpers.ts';
-
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+import { runToEnd, type Ran } from './command-run.ts';
 
 /** The environment of a user who set nothing but `extra`: vitest's BASE_URL and a host's address left out. */
 function userEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
@@ -34,26 +29,7 @@ function userEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
  * process group and reported as `code: null`.
  */
 function launch(args: string[], env: NodeJS.ProcessEnv = {}, root = projectRoot): Promise<Ran> {
-  const child = spawn(process.execPath, [path.join(root, 'build/launch.mjs'), ...args], {
-    cwd: root,
-    env: userEnv(env),
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const timer = setTimeout(() => {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {} // gone meanwhile
-  }, 40_000);
-  let [stdout, stderr] = ['', ''];
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  return new Promise((resolve) =>
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    }),
-  );
+  return runToEnd(process.execPath, [path.join(root, 'build/launch.mjs'), ...args], { cwd: root, env: userEnv(env), killAfterMs: 40_000 });
 }
 
 /** A build's line for a stage it finished ("  read      0.07s"), which it prints where stderr is no terminal. */

@@ -32,12 +32,24 @@ export function run(command: Command, args: string[], env: NodeJS.ProcessEnv = {
     command === 'gen:world' || command === 'bench' || (command === 'start' && args.length)
       ? ['npm', ['run', '--silent', command, '--', ...args]]
       : [process.execPath, [path.join(projectRoot, 'build/launch.mjs'), command, ...args]];
-  const child = spawn(file, argv, { cwd: projectRoot, env: userEnv(env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  return runToEnd(file, argv, { cwd: projectRoot, env: userEnv(env), killAfterMs: 45_000 });
+}
+
+/**
+ * `file` with `argv`, run to its end in a process group of its own, its output gathered; one still
+ * running after `killAfterMs` (a server that started, a read that waits) is killed with its group.
+ */
+export function runToEnd(
+  file: string,
+  argv: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; killAfterMs: number },
+): Promise<Ran> {
+  const child = spawn(file, argv, { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const timer = setTimeout(() => {
     try {
       process.kill(-child.pid!, 'SIGKILL');
     } catch {} // gone meanwhile
-  }, 45_000);
+  }, options.killAfterMs);
   let [stdout, stderr] = ['', ''];
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
