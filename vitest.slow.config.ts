@@ -2,7 +2,8 @@
 // run before each commit cannot pay. Builds killed at many points, the build lock raced by real
 // processes, seeded fuzzing of the build and of the import, the servers under sustained traffic,
 // commands stopped by signals, the scale tools (the world generator and the bench), the diff against
-// a git revision (a copy of the project, two versions of its code built), both PokeAPI
+// a git revision (a copy of the project, two versions of its code built), npm test failing on a
+// lint or format error (a copy of the project, type-checked and linted whole), both PokeAPI
 // clients asked for every record of two worlds, and the sweeps of hostile input: forged cache
 // entries, hostile import folders, hostile media files, the cases of the boundaries' review, and a
 // table of bad values and folders given to every command; and the cache's and the kept validators'
@@ -33,6 +34,7 @@ export const slowTests = [
   'test/threads.test.ts',
   'test/facts.test.ts',
   'test/diff-revision.test.ts',
+  'test/npm-test.test.ts',
 ];
 
 export default defineConfig({

@@ -9,20 +9,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const bin = (name) => fileURLToPath(new URL(`../node_modules/.bin/${name}`, import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 
-/** The checks, one after another, as `npm run typecheck` and `npm run lint` run them. */
-const checks = [
-  ['tsc', ['-p', '.']],
-  ['tsc', ['-p', 'explorer']],
-  ['eslint', ['.']],
-  ['prettier', ['--check', '--log-level', 'warn', '.']],
-];
+/** The static checks: package.json's own scripts, one after another. */
+const checks = ['typecheck', 'lint'];
 
-/** Runs `file` with `args`; resolves to its exit code (1 if it could not start or was killed). */
+/** Runs `file` with `args` in the project's folder; resolves to its exit code (1 if it could not start or was killed). */
 function exitOf(file, args, stdio, output) {
   return new Promise((resolve) => {
-    const child = spawn(file, args, { stdio });
+    const child = spawn(file, args, { cwd: root, stdio });
     child.stdout?.on('data', (chunk) => output.push(chunk));
     child.stderr?.on('data', (chunk) => output.push(chunk));
     child.on('error', (err) => (output.push(`${file}: ${err.message}\n`), resolve(1)));
@@ -31,10 +27,10 @@ function exitOf(file, args, stdio, output) {
 }
 
 async function runChecks() {
-  for (const [name, args] of checks) {
+  for (const script of checks) {
     const output = [];
-    const code = await exitOf(bin(name), args, ['ignore', 'pipe', 'pipe'], output);
-    if (code !== 0) return { failed: `${name} ${args.join(' ')}`, output: output.join('') };
+    const code = await exitOf('npm', ['run', '--silent', script], ['ignore', 'pipe', 'pipe'], output);
+    if (code !== 0) return { failed: `npm run ${script}`, output: output.join('') };
   }
   return { failed: undefined, output: '' };
 }
@@ -47,8 +43,8 @@ async function runChecks() {
 async function warmCaches() {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'crs-warm-'));
   try {
-    const launcher = fileURLToPath(new URL('../build/launch.mjs', import.meta.url));
-    const starter = fileURLToPath(new URL('fixtures/starter', import.meta.url));
+    const launcher = path.join(root, 'build', 'launch.mjs');
+    const starter = path.join(root, 'test', 'fixtures', 'starter');
     await exitOf(process.execPath, [launcher, 'build', '--data', starter, '--out', path.join(out, 'dist')], 'ignore', []);
   } finally {
     fs.rmSync(out, { recursive: true, force: true });
@@ -60,6 +56,6 @@ const [checked, tested] = await Promise.all([runChecks(), suite()]);
 if (checked.failed) {
   process.stderr.write(`\nThe static checks failed at \`${checked.failed}\`:\n${checked.output}`);
 } else {
-  process.stdout.write('\nThe static checks passed: tsc (build and explorer), eslint, prettier.\n');
+  process.stdout.write('\nThe static checks passed: npm run typecheck (tsc), npm run lint (ESLint, Prettier).\n');
 }
 process.exitCode = checked.failed || tested !== 0 ? 1 : 0;
