@@ -3,7 +3,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FileList, formatManifest, Lines, parseManifest, readManifest, stampText } from '../build/incremental/manifest.ts';
+import { FileList, formatManifest, Lines, manifestOf, readManifest, stampText } from '../build/incremental/manifest.ts';
 import { layout, putManifest } from '../build/output/slots.ts';
 import { WRITE_CHARS } from '../build/cache.mjs';
 import { tempDir } from './helpers.ts';
@@ -31,12 +31,15 @@ const written = {
   memory: [] as string[],
 };
 
+/** A manifest's text read back, as a build reads its bytes. */
+const parse = (text: string) => manifestOf(Buffer.from(text));
+
 /** The manifest's text, as its pieces are written one after another. */
 const manifestText = (m: Parameters<typeof formatManifest>[0]) => formatManifest(m).join('');
 
 describe('manifests', () => {
   it('read back as written, paths with tabs, newlines and quotes included', () => {
-    const m = parseManifest(manifestText(written))!;
+    const m = parse(manifestText(written))!;
     expect(m).toMatchObject({ key: 'k1', tool: 't1', settings: 's1', records: { type: 2 }, fileCount: 3, previous: 'k0' });
     expect([...m.sources]).toEqual(written.sources.map(([rel, stamp]) => [rel, stampText(stamp)]));
     // A source's hash is had by its size and time, only as they were.
@@ -52,12 +55,12 @@ describe('manifests', () => {
 
   it('read as nothing when damaged', () => {
     const text = manifestText(written);
-    expect(parseManifest(text.replace('"format":"manifest 3"', '"format":"manifest 2"'))).toBeUndefined();
-    expect(parseManifest(text.replace('\ns\t', '\nx\t'))).toBeUndefined();
-    expect(parseManifest(text.replace(/\ns\t([^\n]*)\t[^\t\n]*\n/, '\ns\t$1\n'))).toBeUndefined();
-    expect(parseManifest(text.split('\n')[0]!)).toBeUndefined();
+    expect(parse(text.replace('"format":"manifest 3"', '"format":"manifest 2"'))).toBeUndefined();
+    expect(parse(text.replace('\ns\t', '\nx\t'))).toBeUndefined();
+    expect(parse(text.replace(/\ns\t([^\n]*)\t[^\t\n]*\n/, '\ns\t$1\n'))).toBeUndefined();
+    expect(parse(text.split('\n')[0]!)).toBeUndefined();
     // The list of files is read when asked for, and a damaged one is no list.
-    const cut = parseManifest(text.replace(/\nf\t[^\n]*\n$/, '\nf\n'))!;
+    const cut = parse(text.replace(/\nf\t[^\n]*\n$/, '\nf\n'))!;
     expect(cut.sources.size).toBe(3);
     expect(cut.files()).toBeUndefined();
   });
@@ -65,7 +68,7 @@ describe('manifests', () => {
   it('list files that answer by path, in order, out of order and after many misses', () => {
     const pairs = Array.from({ length: 40 }, (_, i): [string, string] => [`api/v2/move/${i}/index.json`, `${i + 10}.h${i}`]);
     pairs.push(['odd\tpath.svg', '3.b'], ['"quoted".json', '4.c']);
-    const list = parseManifest(manifestText({ ...written, files: pairs }))!.files()!;
+    const list = parse(manifestText({ ...written, files: pairs }))!.files()!;
     expect(list.size).toBe(42);
     expect([...list]).toEqual(pairs);
     // In order, each found where the last one ended; the same path again, where it was.
@@ -75,7 +78,7 @@ describe('manifests', () => {
     }
     // Every other path, as a kind's NDJSON file asks for its records' id paths (each followed by its
     // name path): each found from the one before, and the paths skipped still found after.
-    const skipping = parseManifest(manifestText({ ...written, files: pairs }))!.files()!;
+    const skipping = parse(manifestText({ ...written, files: pairs }))!.files()!;
     for (let i = 0; i < 40; i += 2) expect(skipping.get(pairs[i]![0])).toBe(pairs[i]![1]);
     for (let i = 1; i < 40; i += 2) expect(skipping.get(pairs[i]![0])).toBe(pairs[i]![1]);
     expect(skipping.has('api/v2/move/400/index.json')).toBe(false);
@@ -119,11 +122,11 @@ describe('manifests', () => {
 
   it('list no files when the lines are not as many as the header says, or not whole', () => {
     const text = manifestText(written);
-    expect(parseManifest(text.replace(/\nf\t[^\n]*\n$/, '\n'))!.files()).toBeUndefined();
-    expect(parseManifest(text + 'f\textra.json\t1.x\n')!.files()).toBeUndefined();
-    expect(parseManifest(text.slice(0, -1))!.files()).toBeUndefined();
-    expect(parseManifest(text.replace('\nf\t"', '\nf\t"\\'))!.files()).toBeUndefined();
-    expect(parseManifest(text)!.files()!.size).toBe(3);
+    expect(parse(text.replace(/\nf\t[^\n]*\n$/, '\n'))!.files()).toBeUndefined();
+    expect(parse(text + 'f\textra.json\t1.x\n')!.files()).toBeUndefined();
+    expect(parse(text.slice(0, -1))!.files()).toBeUndefined();
+    expect(parse(text.replace('\nf\t"', '\nf\t"\\'))!.files()).toBeUndefined();
+    expect(parse(text)!.files()!.size).toBe(3);
   });
 
   it('hold the records remembered after the files, read apart from them, from the text or from the file', async () => {
@@ -134,7 +137,7 @@ describe('manifests', () => {
     const tail = text.slice(text.indexOf('\nf\t') + 1);
     const file = path.join(await tempDir(), 'a.manifest');
     await fs.writeFile(file, text);
-    for (const m of [parseManifest(text)!, (await readManifest(file))!]) {
+    for (const m of [parse(text)!, (await readManifest(file))!]) {
       expect([...m.files()!]).toEqual([...files]);
       expect([...m.memory()!]).toEqual([
         [
@@ -157,15 +160,15 @@ describe('manifests', () => {
       expect(m.restated('k9').join('')).toBe(text.replace('"previous":"k0"', '"previous":"k9"').replace(/^d\t.*\n/gm, ''));
     }
     // A damaged record line costs the memory, not the list of files; no lines, nothing remembered.
-    const damaged = parseManifest(text.replace('\t11\t', '\televen\t'))!;
+    const damaged = parse(text.replace('\t11\t', '\televen\t'))!;
     expect(damaged.memory()).toBeUndefined();
     expect(damaged.files()!.size).toBe(4);
-    expect(parseManifest(manifestText({ ...written, files: new Map(), memory: [memory] }))!.memory()!.size).toBe(2);
-    expect(parseManifest(manifestText(written))!.memory()!.size).toBe(0);
+    expect(parse(manifestText({ ...written, files: new Map(), memory: [memory] }))!.memory()!.size).toBe(2);
+    expect(parse(manifestText(written))!.memory()!.size).toBe(0);
     // A line of no kind after the sources makes the file no manifest.
     await fs.writeFile(file, text.replace('\nf\t', '\nx\t'));
     expect(await readManifest(file)).toBeUndefined();
-    expect(parseManifest(text.replace('\nf\t', '\nx\t'))).toBeUndefined();
+    expect(parse(text.replace('\nf\t', '\nx\t'))).toBeUndefined();
   });
 
   it('are written whole from their pieces, however many batches they take', async () => {

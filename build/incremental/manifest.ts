@@ -314,10 +314,18 @@ export class Lines {
 }
 
 /**
- * The manifest in `text`, or undefined if it is not one this build can read. `rest`, when given, is
- * the text after `text`: the `f` and `r` lines, decoded only when a build asks for them.
+ * The manifest in `bytes`, or undefined if it is not one this build can read. The bytes are decoded
+ * only as far as the last `s` or `d` line; the `f` and `r` lines, most of a large manifest, when a
+ * build asks for them: a no-op never does.
  */
-export function parseManifest(text: string, rest?: () => string): Manifest | undefined {
+export function manifestOf(bytes: Buffer): Manifest | undefined {
+  const at = pathLinesEnd(bytes);
+  if (at < bytes.length && !fileOrMemory(bytes[at]!)) return undefined;
+  return parseManifest(bytes.toString('utf8', 0, at), () => bytes.toString('utf8', at));
+}
+
+/** The manifest whose header, `s` and `d` lines are `text`, and whose `f` and `r` lines `rest` decodes. */
+function parseManifest(text: string, rest: () => string): Manifest | undefined {
   const end = text.indexOf('\n');
   const header = parseHeader(end < 0 ? text : text.slice(0, end));
   if (!header || end < 0) return undefined;
@@ -325,12 +333,9 @@ export function parseManifest(text: string, rest?: () => string): Manifest | und
   // where they lie when its file is looked up.
   const sources = linesAt(text, end + 1, 's');
   const diff = sources && linesAt(text, sources.end, 'd');
-  if (!sources || !diff) return undefined;
-  if (rest && diff.end !== text.length) return undefined;
-  const at = diff.end;
+  if (!sources || !diff || diff.end !== text.length) return undefined;
   let later: string | undefined;
-  const tail = () => (later ??= rest ? rest() : text.slice(at));
-  if (!rest && at < text.length && !fileOrMemory(text.charCodeAt(at))) return undefined;
+  const tail = () => (later ??= rest());
   // The `f` lines end where the `r` lines start (a path holding a newline is a JSON string); found
   // only when either is asked for, as a no-op asks for neither.
   let memoryStart: number | undefined;
@@ -379,16 +384,10 @@ function parseHeader(line: string): ManifestHeader | undefined {
   }
 }
 
-/**
- * The manifest in `file`. Its bytes are decoded only as far as the last `s` or `d` line; the `f` and
- * `r` lines, most of a large manifest, when a build asks for them: a no-op never does.
- */
+/** The manifest in `file` (`manifestOf`), or undefined if there is none this build can read. */
 export async function readManifest(file: string): Promise<Manifest | undefined> {
   const bytes = await fs.readFile(file).catch(() => undefined);
-  if (bytes === undefined) return undefined;
-  const at = pathLinesEnd(bytes);
-  if (at < bytes.length && !fileOrMemory(bytes[at]!)) return undefined;
-  return parseManifest(bytes.toString('utf8', 0, at), () => bytes.toString('utf8', at));
+  return bytes === undefined ? undefined : manifestOf(bytes);
 }
 
 /** Whether a line starting with `code` is an `f` or an `r` line: the only lines after the `s` and `d` lines. */
