@@ -318,11 +318,11 @@ function listing(dataDir: string): string {
 /**
  * Calls `changed` when an entry of the data folder, of a kind's folder in it or of a record's own
  * folder (its images and sounds) changes, as the kernel reports it to one `fs.watch` per folder:
- * nothing is listed or stated to find out, whatever the folders hold. The watched folders follow what is there, by inode: a folder added is watched once
- * its parent reports it, one removed or replaced is let go (the data folder's own parent is watched
- * for the data folder alone). Hidden entries are passed over, as the build passes them over. A
- * change no watcher reports (one written through a hard link from outside) is found by the listing
- * that follows a build (`rebuild`).
+ * nothing is listed or stated to find out, whatever the folders hold. The watched folders follow
+ * what is there, by inode: a folder added is watched once its parent reports it, one removed or
+ * replaced is let go (the data folder's own parent is watched for the data folder alone). Hidden
+ * entries are passed over, as the build passes them over. A change no watcher reports (one written
+ * through a hard link from outside) is found by the listing that follows a build (`rebuild`).
  */
 export function watchFolders(dataDir: string, changed: () => void): { close: () => void } {
   const watched = new Map<string, { watcher: fs.FSWatcher; ino: number }>();
