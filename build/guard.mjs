@@ -166,14 +166,15 @@ export function folderToWrite(setting, dir, keep) {
     if (within(theirs, real)) throw new UsageError(`${setting} ${dir}: holds ${what}; choose another folder`);
     if (within(real, theirs)) throw new UsageError(`${setting} ${dir}: is inside ${what}; choose another folder`);
   }
-  // The nearest part that exists must be a folder that is not a kernel's (/proc, /sys: files there
-  // are not files, and a write can loop or fail midway).
+  // The nearest part that exists must be a folder that is not a kernel's (/proc, /sys, /dev: files
+  // there are not files, and a write can loop or fail midway). /dev/shm is the one folder under
+  // /dev made to hold files: a file system in memory, as /tmp is on many systems.
   let existing = abs;
   while (!fs.existsSync(existing)) existing = path.dirname(existing);
   const stats = fs.statSync(existing);
   if (existing !== abs && !stats.isDirectory())
     throw new UsageError(`${setting} ${dir}: ${existing} is a file, so nothing can be made under it`);
-  const kernel = /^\/(proc|sys|dev)(?:\/|$)/.exec(realish(existing));
+  const kernel = /^\/(proc|sys|dev(?!\/shm(?:\/|$)))(?:\/|$)/.exec(realish(existing));
   if (kernel) throw new UsageError(`${setting} ${dir}: is under /${kernel[1]}, which holds no real files`);
   return abs;
 }

@@ -177,6 +177,7 @@ describe('the folders it is given', () => {
         /a-file is a file, so nothing can be made under it$/,
       ],
       ['--out in /proc', ['--from', from, '--out', '/proc/crs-import'], /is under \/proc, which holds no real files$/],
+      ['--out in /dev', ['--from', from, '--out', '/dev/crs-import'], /is under \/dev, which holds no real files$/],
       ['--out that is --from', ['--from', from, '--out', from], /is --from; choose another folder$/],
       ['--out inside --from', ['--from', from, '--out', path.join(from, 'type', 'out')], /is inside --from; choose another folder$/],
       ['--out that holds --from', ['--from', path.join(from, 'type'), '--out', from], /holds --from; choose another folder$/],
@@ -208,6 +209,21 @@ describe('the folders it is given', () => {
     }
     expect(tree(path.join(projectRoot, 'data'))).toEqual(data);
   }, 120_000);
+});
+
+describe('/dev/shm', () => {
+  // The folder under /dev made to hold files (in memory): `npm test` keeps its temp folders there.
+  it.skipIf(!fs.existsSync('/dev/shm'))('is a folder an --out may be in', async () => {
+    const { from } = await pokeWorld();
+    const out = fs.mkdtempSync('/dev/shm/crs-import-');
+    try {
+      const ran = await command('import', ['--from', from, '--out', path.join(out, 'data')]);
+      expect(ran.code, ran.stderr).toBe(0);
+      expect(fs.readdirSync(path.join(out, 'data'))).toContain('type');
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('a stopped import', () => {
