@@ -11,8 +11,36 @@ function sortKeys(value: unknown): unknown {
 }
 
 export function serialise(value: unknown, pretty = false): string {
-  return pretty ? JSON.stringify(sortKeys(value), null, 2) + '\n' : compact(value);
+  if (pretty) return JSON.stringify(sortKeys(value), null, 2) + '\n';
+  // JSON.stringify over a copy with its keys in order writes the text in one flat string, where
+  // joining it piece by piece leaves a rope that hashing and writing must first flatten: this took
+  // the largest world's serialising from 11 to N s (docs/PERFORMANCE.md). An object with a key
+  // that looks like an index enumerates it first whatever order it is set in, so such a record is
+  // written piece by piece.
+  const copy = inOrder(value);
+  return copy === UNORDERABLE ? compact(value) : (JSON.stringify(copy) ?? 'null');
 }
+
+const UNORDERABLE = Symbol('unorderable');
+
+/** `value` with every object's keys in code-unit order, or UNORDERABLE if an object has a key that looks like an index. */
+function inOrder(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    const out = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) if ((out[i] = inOrder(value[i])) === UNORDERABLE) return UNORDERABLE;
+    return out;
+  }
+  const obj = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of sortedKeys(obj)) {
+    if (INDEX_LIKE.test(key)) return UNORDERABLE;
+    if ((out[key] = inOrder(obj[key])) === UNORDERABLE) return UNORDERABLE;
+  }
+  return out;
+}
+/** A key JavaScript enumerates before the others, in numeric order: an array index. */
+const INDEX_LIKE = /^(?:0|[1-9]\d{0,9})$/;
 
 /** JSON.stringify(sortKeys(value)) without building the sorted copy first. */
 function compact(value: unknown): string {
