@@ -17,14 +17,28 @@ const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 /** The static checks: package.json's own scripts, one after another. */
 const checks = ['typecheck', 'lint'];
 
+/** The processes running now, to pass a signal on to. */
+const running = new Set();
+/** The signal that stopped `npm test`, if one did. */
+let stoppedBy;
+// Ctrl-C reaches the whole process group, a `kill` only this process: either way the processes it
+// started are stopped and waited for, and its temp folder in memory removed, before it exits.
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => {
+    stoppedBy ??= signal;
+    for (const child of running) child.kill(signal);
+  });
+
 /** Runs `file` with `args` in the project's folder; resolves to its exit code (1 if it could not start or was killed). */
 function exitOf(file, args, stdio, output, env = process.env) {
+  if (stoppedBy) return Promise.resolve(1);
   return new Promise((resolve) => {
     const child = spawn(file, args, { cwd: root, stdio, env });
+    running.add(child);
     child.stdout?.on('data', (chunk) => output.push(chunk));
     child.stderr?.on('data', (chunk) => output.push(chunk));
-    child.on('error', (err) => (output.push(`${file}: ${err.message}\n`), resolve(1)));
-    child.on('close', (code) => resolve(code ?? 1));
+    child.on('error', (err) => (output.push(`${file}: ${err.message}\n`), running.delete(child), resolve(1)));
+    child.on('close', (code) => (running.delete(child), resolve(code ?? 1)));
   });
 }
 
@@ -74,6 +88,10 @@ async function suite() {
 }
 
 const [checked, tested] = await Promise.all([runChecks(), suite()]);
+if (stoppedBy) {
+  process.stderr.write(`\nnpm test was stopped (${stoppedBy}).\n`);
+  process.exit(stoppedBy === 'SIGINT' ? 130 : 143);
+}
 if (checked.failed) {
   process.stderr.write(`\nThe static checks failed at \`${checked.failed}\`:\n${checked.output}`);
 } else {
