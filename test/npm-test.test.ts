@@ -1,14 +1,15 @@
 // `npm test` fails on code the linter or the formatter refuses, not only on a failing test: its
 // runner (test/run.mjs) runs `npm run typecheck` and `npm run lint` beside the suite. Tried on a copy
-// of the project holding one such file, with a suite that finds no test to run. In the slow suite:
-// each run type-checks and lints the whole project.
-import { execFileSync } from 'node:child_process';
+// of the project holding one such file, with a suite that finds no test to run. And it gives the
+// suite a temp folder in memory, removed when it is stopped. In the slow suite: each run
+// type-checks and lints the whole project.
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../build/paths.ts';
 import { runToEnd, userEnv } from './command-run.ts';
-import { tempDir } from './helpers.ts';
+import { tempDir, until } from './helpers.ts';
 
 let copy: string;
 
@@ -52,4 +53,41 @@ describe('npm test', () => {
     expect(ran.stderr).toContain('The static checks failed at `npm run lint`');
     expect(ran.stderr).toMatch(/\[warn\] test\/probe\.ts/);
   });
+
+  it.skipIf(!fs.existsSync('/dev/shm'))(
+    "keeps the suite's temp folders in /dev/shm, and on SIGTERM stops what it started and removes them, exit 143",
+    { timeout: 180_000 },
+    async () => {
+      // A test that says where its temp folder is, then waits to be stopped.
+      const said = path.join(copy, 'tmpdir.txt');
+      const probe = `import fs from 'node:fs';\nimport os from 'node:os';\nimport { it } from 'vitest';\n\nit('waits', async () => {\n  fs.writeFileSync(${JSON.stringify(said)}, os.tmpdir());\n  await new Promise((resolve) => setTimeout(resolve, 120_000));\n}, 130_000);\n`;
+      fs.writeFileSync(path.join(copy, 'test', 'tmpdir-probe.test.ts'), probe);
+      const child = spawn('node', ['test/run.mjs', 'test/tmpdir-probe.test.ts'], {
+        cwd: copy,
+        env: userEnv(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      child.stdout.resume();
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      try {
+        await until(
+          async () => fs.existsSync(said),
+          120_000,
+          () => stderr,
+        );
+        const tmp = fs.readFileSync(said, 'utf8');
+        expect(tmp).toMatch(/^\/dev\/shm\/crs-test-/);
+        expect(fs.existsSync(tmp)).toBe(true);
+        child.kill('SIGTERM');
+        expect(await exited).toBe(143);
+        expect(stderr).toContain('npm test was stopped (SIGTERM).');
+        expect(fs.existsSync(tmp), 'its temp folder in memory is left').toBe(false);
+      } finally {
+        child.kill('SIGKILL');
+        fs.rmSync(path.join(copy, 'test', 'tmpdir-probe.test.ts'), { force: true });
+      }
+    },
+  );
 });
