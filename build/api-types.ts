@@ -52,6 +52,13 @@ export type StatNatureRefs = NamedRef[];
  */
 export type TypeRefs = NamedRef[];
 /**
+ * Every condition that brings the form about, as PokeAPI gives them: those naming a record with its name and url, those naming none (gigantamax-factor) with their word alone.
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "FormTriggerConditions".
+ */
+export type FormTriggerConditions = FormTriggerCondition[];
+/**
  * Where and how the creature is met, as PokeAPI gives it: per location area listing it, by area id, each version once with every way it is met there, their chances summed as max_chance, and every condition value. Empty for a creature met nowhere.
  *
  * This interface was referenced by `ApiRecords`'s JSON-Schema
@@ -401,9 +408,12 @@ export interface CreatureForm {
     slot: Int32;
     type: NamedRef;
   }[];
+  /**
+   * What brings the form about, each naming a record. A condition naming none (gigantamax-factor) is left out here, as the specification's condition names a record: the form's trigger-conditions sub-resource gives every condition.
+   */
   trigger_conditions: {
     /**
-     * What brings the form about, in PokeAPI's words: held-item, key-item or consumed-item (an item), move, or ability.
+     * What brings the form about, in PokeAPI's words: held-item, key-item or consumed-item (an item), move, or ability; or gigantamax-factor, which names no record.
      */
     trigger: string;
     name: string;
@@ -1749,6 +1759,12 @@ export interface Version {
   name: string;
   names: Names;
   version_group: NamedRef;
+}
+export interface FormTriggerCondition {
+  trigger: string;
+  name?: string;
+  url?: string;
+  base_form?: NamedRef;
 }
 export interface LocationAreaEncounter {
   location_area: NamedRef;

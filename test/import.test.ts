@@ -96,7 +96,7 @@ const FORCED: Array<{ why: string; apply: (pair: Pair) => void }> = [
     },
   },
   {
-    why: 'a form’s trigger condition is {trigger, name, url}: one that names no record of a published kind is not published',
+    why: 'a form’s trigger condition is {trigger, name, url}: one that names no record of a published kind is left out of the form (its trigger-conditions sub-resource, compared whole, gives it)',
     apply: ({ kind, expected }) => {
       if (kind === 'creature-form') expected.trigger_conditions = expected.trigger_conditions.filter((t: Poke) => knownTrigger(t));
     },
@@ -261,7 +261,8 @@ function compare(kind: string, record: Poke, builtFile: string, world: World): C
   const found: Compared = { kind, id: record.id, built: fs.existsSync(builtFile), missing: [], other: [] };
   if (!found.built) return found;
   const read = JSON.parse(fs.readFileSync(builtFile, 'utf8'));
-  const built = Array.isArray(read) ? { id: record.id, encounters: read } : read;
+  // A sub-resource is a list: under the one field beside the id its PokeAPI side has.
+  const built = Array.isArray(read) ? { id: record.id, [Object.keys(record).find((key) => key !== 'id')!]: read } : read;
   const pair: Pair = { kind, expected: renamed(record) as Poke, built, world };
   for (const step of FORCED) step.apply(pair);
   const missing = new Set<string>();
@@ -301,6 +302,11 @@ async function compareAll(from: string, api: string): Promise<Compared[]> {
     for (const id of ids) {
       const record = JSON.parse(fs.readFileSync(path.join(from, pokeKind, String(id), 'index.json'), 'utf8'));
       out.push(compare(kind, record, path.join(api, kind, String(id), 'index.json'), world));
+      // A form's trigger conditions, whole, are a sub-resource: compared with PokeAPI's list, every condition.
+      if (kind === 'creature-form') {
+        const list = { id, trigger_conditions: record.trigger_conditions };
+        out.push(compare(`${kind}/trigger-conditions`, list, path.join(api, kind, String(id), 'trigger-conditions', 'index.json'), world));
+      }
       // A creature's encounters are a sub-resource of its own, a list: compared as one record of a kind of its own.
       const encounters = path.join(from, pokeKind, String(id), 'encounters', 'index.json');
       if (kind !== 'creature' || !fs.existsSync(encounters)) continue;
@@ -378,7 +384,9 @@ describe('import of a PokeAPI-shaped world', () => {
   it('builds, and every built record is PokeAPI’s but for what the specification forces and the gaps listed', async () => {
     const { api, report } = await importAndBuild(FIXTURE);
     const list = await compareAll(FIXTURE, api);
-    expect(list.filter((one) => one.built).length).toBe(159);
+    // The records, the creatures' encounters and the forms' trigger conditions.
+    expect(list.filter((one) => one.built).length).toBe(169);
+    expect(list.filter((one) => one.kind === 'creature-form/trigger-conditions' && one.built).length).toBe(10);
     expect(list.flatMap((one) => one.other.map((o) => `${one.kind}/${one.id}: ${o}`))).toEqual([]);
     expect(gapsOf(list)).toEqual(GAPS);
     // The fixture is consistent: PokeAPI's two statements of each derived fact agree.
@@ -405,7 +413,11 @@ describe('import of a PokeAPI-shaped world', () => {
         .flatMap((l: Poke) => l.records)
         .sort(),
     ).toEqual(['fairy', 'hp', 'speed']);
-    expect(find('trigger-condition', 'trigger_conditions[](gigantamax-factor)')).toMatchObject({ records: ['shifter-gmax'] });
+    expect(find('trigger-condition-unnamed', 'trigger_conditions[](gigantamax-factor)')).toMatchObject({
+      action: 'folded',
+      records: ['shifter-gmax'],
+    });
+    expect(find('trigger-condition', 'trigger_conditions[](gigantamax-factor)')).toBeUndefined();
     expect(losses.find((l: Poke) => l.kind === 'creature' && l.field === 'moves')).toBeUndefined(); // an empty list loses nothing
     expect(find('field-not-in-schema', 'location_area_encounters')).toBeUndefined(); // derived by the build
     // The source holds a pair once: the item names its stats, the species the gender it needs.

@@ -94,13 +94,19 @@ describe('the OpenAPI document', () => {
     );
     const expected = ['/api/v2/', '/api/v2/ndjson/', '/api/v2/meta/', ...kinds.flatMap((k) => [`/api/v2/${k}/`, `/api/v2/${k}/{id}/`])];
     const ndjson = kinds.map((k) => `/api/v2/${k}/all.ndjson`);
-    // A creature's encounters, PokeAPI's one sub-resource of a record, with its shape stated where it is.
+    // A creature's encounters, PokeAPI's one sub-resource of a record, and a form's trigger conditions
+    // whole, each with its shape stated where it is.
     const encounters = '/api/v2/creature/{id}/encounters/';
-    expect(Object.keys(doc.paths).sort()).toEqual([...expected, ...ndjson, encounters].sort());
+    const triggers = '/api/v2/creature-form/{id}/trigger-conditions/';
+    expect(Object.keys(doc.paths).sort()).toEqual([...expected, ...ndjson, encounters, triggers].sort());
     expect(doc.paths[encounters].get.responses['200'].content['application/json'].schema.$ref).toBe(
       '#/components/schemas/LocationAreaEncounters',
     );
     expect(doc.components.schemas.LocationAreaEncounters.type).toBe('array');
+    expect(doc.paths[triggers].get.responses['200'].content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/FormTriggerConditions',
+    );
+    expect(doc.components.schemas.FormTriggerConditions.items.required).toEqual(['trigger']);
     for (const p of expected)
       expect(doc.paths[p].get.responses['200'].content['application/json'].schema.$ref).toMatch(/^#\/components\/schemas\//);
     for (const p of ndjson) expect(Object.keys(doc.paths[p].get.responses['200'].content), p).toEqual(['application/x-ndjson']);

@@ -32,6 +32,8 @@ export const CATEGORIES: Record<string, string> = {
     'a species whose chain\u2019s tree passes through a species not imported is in no chain (evolving from none where that species is the one before it); a chain left with no species is not written',
   'gender-to-evolve': 'a species PokeAPI lists under several genders needed to evolve keeps the first (the source names one)',
   'trigger-condition': 'a form trigger condition the source format cannot hold (no record named, or a word it does not know)',
+  'trigger-condition-unnamed':
+    'a form trigger condition naming no record (gigantamax-factor) is kept with its word alone: the form leaves it out of its trigger_conditions (the specification\u2019s condition names a record), and its trigger-conditions sub-resource gives it',
   'reference-to-missing-record': 'a reference to a record that is not among those imported',
   'reference-to-other-kind': 'a reference to a kind the source format does not expect there (such as an unpublished kind)',
   'field-not-in-schema': 'a field the kind\u2019s schema does not have (most hold kinds this API does not publish)',

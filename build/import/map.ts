@@ -123,12 +123,24 @@ function nameOf(ref: unknown, kind: string, at: string, walk: Walk): string | un
 
 /**
  * A form's trigger condition, `{trigger, name, url}`: kept when the source format knows the word and
- * the record named is of the kind that word names (`x-ref-by`), the record written by name.
+ * the record named is of the kind that word names (`x-ref-by`), the record written by name. One of a
+ * word that names no record (`unnamed`: gigantamax-factor) is kept with its word alone: the record
+ * leaves it out, and its trigger-conditions sub-resource gives it.
  */
 function mapTrigger(source: Schema, value: unknown, at: string, walk: Walk): Out {
   const condition = value as Poke;
-  const kinds = source['x-ref-by'].kinds as Record<string, string>;
+  const { kinds, unnamed = [] } = source['x-ref-by'] as { kinds: Record<string, string>; unnamed?: string[] };
   const trigger = condition?.trigger;
+  // The fields beside its word, name and url (a base form), mapped as any field is.
+  const { trigger: _word, name: _name, url: _url, ...beside } = condition ?? {};
+  const besides = () => {
+    const rest = mapObject(source, undefined, beside, at, walk);
+    return rest === DROP ? {} : (rest as Poke);
+  };
+  if (typeof trigger === 'string' && unnamed.includes(trigger) && condition.url === undefined && condition.name === undefined) {
+    walk.losses.add('folded', 'trigger-condition-unnamed', walk.kind, `${at}(${trigger})`, walk.record);
+    return { trigger, ...besides() };
+  }
   const kind = typeof trigger === 'string' && Object.hasOwn(kinds, trigger) ? kinds[trigger] : undefined;
   if (!condition?.url || !kind) {
     walk.losses.add('dropped', 'trigger-condition', walk.kind, `${at}(${condition?.trigger})`, walk.record);
@@ -136,8 +148,5 @@ function mapTrigger(source: Schema, value: unknown, at: string, walk: Walk): Out
   }
   const name = nameOf(condition, kind, at, walk);
   if (name === undefined) return DROP;
-  // The fields beside its word, name and url (a base form), mapped as any field is.
-  const { trigger: _word, name: _name, url: _url, ...beside } = condition;
-  const rest = mapObject(source, undefined, beside, at, walk);
-  return { trigger: condition.trigger, name, ...(rest === DROP ? {} : (rest as Poke)) };
+  return { trigger, name, ...besides() };
 }

@@ -136,7 +136,7 @@ function* recordFiles(kind: string, ctx: Publishing): Generator<OutputFile> {
       if (ctx.changes) continue;
       yield carried(idPath);
       if (byName) yield carried(apiPaths.record(kind, entry.name), idPath);
-      for (const sub of subResources(ctx.schemas, kind).values()) yield* subFiles(kind, entry, sub, byName);
+      for (const sub of subResources(ctx.schemas, kind).values()) yield* subFiles(kind, entry, sub.name, byName);
       // Its folder is as it was (its hash is the folder's too), and each of its files was published.
       for (const file of entry.file.media ?? []) yield carried(apiPaths.media(kind, entry.id, file.name));
       continue;
@@ -149,9 +149,11 @@ function* recordFiles(kind: string, ctx: Publishing): Generator<OutputFile> {
     const subs = subResources(ctx.schemas, kind);
     const data = unpublished.length || many.length || subs.size ? oneOfMany({ ...whole }, many) : whole;
     for (const field of unpublished) delete data[field];
-    // A sub-resource is published at its own url, which the record gives in the field that held it.
-    const subBodies = [...subs].map(([field, sub]) => ({ sub, body: serialise(data[field] ?? [], pretty) }));
-    for (const [field, sub] of subs) data[field] = ctx.store.urls.subResource(kind, entry.id, sub);
+    // A sub-resource is published at its own url, which the record gives in the field that held it;
+    // a whole list's (`whole`) keeps in the field the objects the record's schema holds.
+    const subBodies = [...subs].map(([field, sub]) => ({ sub: sub.name, body: serialise(data[field] ?? [], pretty) }));
+    for (const [field, sub] of subs)
+      data[field] = sub.whole ? namedOnly(data[field], sub.whole) : ctx.store.urls.subResource(kind, entry.id, sub.name);
     const body = serialise(data, pretty);
     const hash = hashBody(body);
     if (published.get(idPath) !== hash && !validate(data)) {
@@ -206,19 +208,45 @@ function namedIn(value: unknown, at: Array<string | number>, prefix: string, nam
   } else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) namedIn(v, [...at, k], prefix, named);
 }
 
-/** A kind's sub-resources (`x-sub-resource`): the field giving each one's url, and its name in that url. */
-const subResources = (schemas: SchemaSet, kind: string): Map<string, string> => {
-  let subs = subsOf.get(kind);
-  if (!subs) {
+/**
+ * A sub-resource (`x-sub-resource`): its name in its url, and for a whole list (`whole`) the word
+ * of its objects' `x-ref-by` and the words that name no record.
+ */
+interface SubResource {
+  name: string;
+  whole?: { field: string; unnamed: ReadonlySet<string> };
+}
+
+/** A kind's sub-resources, by the field whose value each one publishes. */
+const subResources = (schemas: SchemaSet, kind: string): Map<string, SubResource> =>
+  memo(subsOf, schemas, kind, () => {
     const properties = Object.entries((schemas.kinds.get(kind)!.response.properties ?? {}) as Record<string, Data>);
-    subsOf.set(
-      kind,
-      (subs = new Map(properties.flatMap(([field, s]) => (s['x-sub-resource'] ? [[field, s['x-sub-resource'].name]] : [])))),
-    );
-  }
-  return subs;
-};
-const subsOf = new Map<string, Map<string, string>>();
+    return new Map(properties.flatMap(([field, s]) => (s['x-sub-resource'] ? [[field, subResource(s)]] : [])));
+  });
+const subsOf = new WeakMap<SchemaSet, Map<string, Map<string, SubResource>>>();
+
+/**
+ * What `make` gives for a kind of a schema set, made once: kept by the set, as one process (the dev
+ * loop, a test run) builds with the schemas as each build read them.
+ */
+function memo<T>(by: WeakMap<SchemaSet, Map<string, T>>, schemas: SchemaSet, kind: string, make: () => T): T {
+  let kinds = by.get(schemas);
+  if (!kinds) by.set(schemas, (kinds = new Map()));
+  let value = kinds.get(kind);
+  if (value === undefined) kinds.set(kind, (value = make()));
+  return value;
+}
+
+function subResource(field: Data): SubResource {
+  const { name, whole } = field['x-sub-resource'];
+  if (!whole) return { name };
+  const refBy = field.items['x-ref-by'];
+  return { name, whole: { field: refBy.field, unnamed: new Set(refBy.unnamed ?? []) } };
+}
+
+/** A whole list's objects that name a record: those whose word names none the record leaves out. */
+const namedOnly = (list: unknown, { field, unnamed }: NonNullable<SubResource['whole']>) =>
+  ((list ?? []) as Data[]).filter((item) => !unnamed.has(item[field] as string));
 
 /**
  * A sub-resource's file at the record's id path, and at its name path where it has one; carried
@@ -239,14 +267,8 @@ function* subFiles(kind: string, entry: Entry, sub: string, byName: boolean, bod
 
 /** The places where a kind's source may give a list of references for the one its record publishes (`x-source: "many"`). */
 const manySites = (schemas: SchemaSet, kind: string): RefSite[] =>
-  (manyOf.get(kind) ??
-    manyOf
-      .set(
-        kind,
-        schemas.kinds.get(kind)!.refSites.filter((site) => 'kind' in site && site.many),
-      )
-      .get(kind))!;
-const manyOf = new Map<string, RefSite[]>();
+  memo(manyOf, schemas, kind, () => schemas.kinds.get(kind)!.refSites.filter((site) => 'kind' in site && site.many));
+const manyOf = new WeakMap<SchemaSet, Map<string, RefSite[]>>();
 
 /**
  * `data` with the first of each list at `sites` where the record publishes one reference, as the

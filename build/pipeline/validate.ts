@@ -91,7 +91,8 @@ function checkAnew(file: SourceFile, validators: Validators, problems: Problems)
   const data = value as Record<string, unknown>;
   const label = typeof data.name === 'string' ? data.name : typeof data.id === 'number' ? String(data.id) : file.stem;
   const valid = check(data);
-  if (!valid) for (const err of check.errors ?? []) problems.add(describe(err, file, label));
+  // An `if`'s own error only says that its `then` or `else` failed, which the error beneath it tells.
+  if (!valid) for (const err of check.errors ?? []) if (err.keyword !== 'if') problems.add(describe(err, file, label));
   const idOk = Number.isInteger(data.id) && (data.id as number) >= firstId(file.kind);
   const nameOk = typeof data.name === 'string' && slug.test(data.name);
   if (!idOk || !nameOk) return { kind: file.kind, broken: idOk ? [file.stem, data.id as number] : [file.stem] };
@@ -173,6 +174,11 @@ function describe(err: ErrorObject, file: SourceFile, label: string) {
         : problem(`${show(err.data)} must match ${p.pattern}`);
     case 'enum':
       return problem(`${show(err.data)} is not one of: ${(p.allowedValues as unknown[]).join(', ')}`);
+    case 'false schema': {
+      // A field a reference may not give: a name beside a word that names no record (`x-ref-by`'s `unnamed`).
+      const field = path.slice(path.lastIndexOf('/') + 1);
+      return problem(`"${field}" cannot be given: the word beside it names no record`, `remove "${field}"`, path, true);
+    }
     default:
       return problem(`${err.message ?? 'is invalid'} (got ${show(err.data)})`);
   }

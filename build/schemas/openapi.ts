@@ -170,13 +170,16 @@ function subResources(info: KindInfo): Array<[string, Schema]> {
   );
 }
 
-/** A sub-resource of a record (a creature's encounters), at the url its `field` gives; its shape the component its annotation names. */
+/**
+ * A sub-resource of a record (a creature's encounters, at the url its `field` gives; a form's
+ * trigger conditions, the whole of its `field`); its shape the component its annotation names.
+ */
 function subOperation(info: KindInfo, op: string, field: string, sub: Schema): Schema {
   const name = String(sub.name);
   return {
     operationId: `get${op}${pascal(name)}`,
     summary: `Get a ${info.kind.replace(/-/g, ' ')}'s ${name.replace(/-/g, ' ')}`,
-    description: `${sub.description} The record's ${field} gives its url. ${info.byName ? 'Reachable by its id or by its name.' : 'Reachable by its id only.'}`,
+    description: `${sub.description} ${sub.whole ? `The record's ${field} gives those naming a record.` : `The record's ${field} gives its url.`} ${info.byName ? 'Reachable by its id or by its name.' : 'Reachable by its id only.'}`,
     parameters: [{ $ref: `#/components/parameters/${info.byName ? 'idOrName' : 'id'}` }],
     responses: {
       '200': jsonResponse(String(sub.title), `The ${name.replace(/-/g, ' ')} of the ${info.kind.replace(/-/g, ' ')}.`),

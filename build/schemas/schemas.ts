@@ -4,8 +4,10 @@
 //
 // Annotations (ignored by validators and by the type generator):
 //   x-ref: KIND          this NamedRef points at a record of KIND
-//   x-ref-by: {field, kinds}  this object is a reference whose kind `field` names: `kinds` maps each
-//                        word the field may hold to the kind of record it names
+//   x-ref-by: {field, kinds, unnamed?}  this object is a reference whose kind `field` names: `kinds`
+//                        maps each word the field may hold to the kind of record it names; a word
+//                        of `unnamed` names no record, and the object has no name or url. The
+//                        record leaves such an object out of its list (its schema holds the others)
 //   x-source: "omit"     derived by the build; an author never writes it
 //   x-source: "optional" derived (or defaulted) by the build when the author leaves it out
 //   x-source: {pick}     the author writes any of the listed fields; the build completes the rest
@@ -17,7 +19,9 @@
 //                        the published schemas, the types and the OpenAPI document do not
 //   x-sub-resource: {name, title, description, schema}  (a derived top-level field) its
 //                        derivation's value, of that schema, is published at the record's path/NAME/
-//                        (render.ts, the OpenAPI document), and the field gives that url
+//                        (render.ts, the OpenAPI document), and the field gives that url. With
+//                        `whole: true` (an authored list of x-ref-by objects) the list as written is
+//                        published there, every object, and the field keeps those naming a record
 //   x-media: true        (beside x-source "optional") a tree of images or sounds: the author may give
 //                        any place a url, a file of the record's folder, or null (media.ts)
 //   x-lookup: ["id"]     (root) the record is published by id only; default is by id and by name
@@ -332,21 +336,34 @@ function mediaSource(node: Schema): Schema {
   return { type: ['string', 'null'], pattern: MEDIA_VALUE, description: 'An absolute http(s) url, or the name of a PNG, SVG or OGG file in the folder named after the record, beside its file.' };
 }
 
-/** A reference whose kind a word beside it names (`x-ref-by`), as a source record writes it. */
-function refBySchema(refBy: { field: string; kinds: Record<string, string> }, others: Schema = {}): Schema {
-  const { field, kinds } = refBy;
+/**
+ * A reference whose kind a word beside it names (`x-ref-by`), as a source record writes it. A word
+ * that names no record (`unnamed`: a form's gigantamax-factor) is written with no name.
+ */
+function refBySchema(refBy: { field: string; kinds: Record<string, string>; unnamed?: string[] }, others: Schema = {}): Schema {
+  const { field, kinds, unnamed = [] } = refBy;
   const words = Object.keys(kinds);
   const named = [...new Set(Object.values(kinds))];
-  return {
+  const said = [...words.map((w) => `${w} (a ${kinds[w]})`), ...unnamed.map((w) => `${w} (no record: give no name)`)];
+  const schema: Schema = {
     type: 'object',
     required: [field, 'name'],
     additionalProperties: false,
     properties: {
       ...others,
-      [field]: { enum: words, description: `What names the record: ${words.map((w) => `${w} (a ${kinds[w]})`).join(', ')}.` },
+      [field]: { enum: [...words, ...unnamed], description: `What names the record: ${said.join(', ')}.` },
       name: { ...REF_SCHEMA, description: `The ${named.join(' or ')} named: its name, or its id.` },
     },
     'x-ref-by': refBy,
+  };
+  if (unnamed.length === 0) return schema;
+  // A name is required with a word that names a kind, and refused with one that names none.
+  return {
+    ...schema,
+    required: [field],
+    if: { required: [field], properties: { [field]: { enum: unnamed } } },
+    then: { properties: { name: false } },
+    else: { required: ['name'] },
   };
 }
 

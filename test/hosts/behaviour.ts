@@ -187,6 +187,10 @@ export function hostBehaviour(baseUrl: () => string, gaps: Gaps = {}, paging: Pa
       // A creature's encounters, a sub-resource of its record, as PokeAPI's.
       const encounters = r.rel.replace(/index\.json$/, 'encounters/index.json');
       if (r.kind === 'creature') for (const p of [`${r.idPath}encounters/`, `${r.idPath}encounters`]) await expectJson(p, encounters);
+      // A form's trigger conditions, whole.
+      const triggers = r.rel.replace(/index\.json$/, 'trigger-conditions/index.json');
+      if (r.kind === 'creature-form')
+        for (const p of [`${r.idPath}trigger-conditions/`, `${r.idPath}trigger-conditions`]) await expectJson(p, triggers);
       if (!byName(r.kind)) return;
       await expectJson(r.namePath, r.rel);
       await expectJson(r.namePath.slice(0, -1), r.rel);
