@@ -29,19 +29,20 @@ export type Checked = { entry: Entry } | { kind: string; broken: Array<string | 
 export const validEntry = (checked: Checked): Entry | undefined =>
   checked && 'entry' in checked && checked.entry.valid ? checked.entry : undefined;
 
-/** A file unchanged since the last build, and valid then: it enters with its facts alone. */
+/**
+ * A file unchanged since the last build, and valid then: it enters with its facts alone, parsed
+ * when first read. Most are never read by a rebuild, and a world's facts can be large: PokeAPI's
+ * creatures' moves are some 100 MB (docs/PERFORMANCE.md, "Facts parsed when read").
+ */
 export function remembered(file: SourceFile, known: Remembered): Checked {
-  return {
-    entry: {
-      kind: file.kind,
-      id: known.id,
-      name: file.stem,
-      file,
-      data: JSON.parse(known.facts),
-      valid: true,
-      facts: known.facts,
-    },
-  };
+  const entry = { kind: file.kind, id: known.id, name: file.stem, file, valid: true, facts: known.facts } as Entry;
+  let data: Data | undefined;
+  Object.defineProperty(entry, 'data', {
+    get: () => (data ??= JSON.parse(known.facts) as Data),
+    set: (value: Data) => void (data = value),
+    enumerable: true,
+  });
+  return { entry };
 }
 
 /**
