@@ -32,7 +32,7 @@ export const validEntry = (checked: Checked): Entry | undefined =>
 /**
  * A file unchanged since the last build, and valid then: it enters with its facts alone, parsed
  * when first read. Most are never read by a rebuild, and a world's facts can be large: PokeAPI's
- * creatures' moves are some 100 MB (docs/PERFORMANCE.md, "Facts parsed when read").
+ * creatures' moves are some 100 MB (docs/PERFORMANCE.md, "Memory of records and their facts").
  */
 export function remembered(file: SourceFile, known: Remembered): Checked {
   const entry = { kind: file.kind, id: known.id, name: file.stem, file, valid: true, facts: known.facts } as Entry;
