@@ -5,7 +5,8 @@
 // A chain that branches, with a baby, is laid over the built output in PokeAPI's shape and seen on
 // its own page; where the API has no chain or encounters for the creature, they are laid the same
 // way. A creature whose API has neither shows neither. Then the generic view's newer shapes: a
-// reference by url alone, ids 0 and -1, a nested object. Screenshots go to test-results/.
+// reference by url alone, ids 0 and -1, a nested object, and a form's trigger conditions whole (one
+// naming no record given to a form in the copy). Screenshots go to test-results/.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -27,6 +28,8 @@ const WIDTHS = [
 /** The creature given everything a Pokédex shows, and one left as the starter world has it. */
 const DEX = 'emberpup';
 const PLAIN = 'tidefin';
+/** A form given a trigger condition that names no record, beside the two it has. */
+const GMAX_FORM = 'emberpup-blaze';
 
 /** An ability of the test's own, the creature's hidden one; its id clear of the starter world's. */
 const HIDDEN_ABILITY = {
@@ -83,6 +86,10 @@ beforeAll(async () => {
   await fs.writeFile(path.join(world.data, 'ability', `${HIDDEN_ABILITY.name}.yaml`), stringify(HIDDEN_ABILITY));
   const file = path.join(world.data, 'creature', `${DEX}.yaml`);
   await fs.writeFile(file, stringify({ ...parse(await fs.readFile(file, 'utf8')), ...DEX_FIELDS }));
+  const form = path.join(world.data, 'creature-form', `${GMAX_FORM}.yaml`);
+  const formRecord = parse(await fs.readFile(form, 'utf8'));
+  formRecord.trigger_conditions.push({ trigger: 'gigantamax-factor' });
+  await fs.writeFile(form, stringify(formRecord));
   await build({ dataDir: world.data, outDir: world.out, baseUrl: BASE });
   const server = await serve(world.out);
   site = { ...world, ...server };
@@ -609,6 +616,26 @@ describe.each(WIDTHS)("the generic record view's new shapes at $viewport.width p
       .filter({ hasText: `#${id}` })
       .waitFor();
     expect(await page.evaluate(offScreen)).toEqual([]);
+  });
+
+  test('a form shows its trigger conditions whole, as its sub-resource gives them: one naming no record too', async () => {
+    const whole = await getJson<Array<{ trigger: string; name?: string; url?: string }>>(`creature-form/${GMAX_FORM}/trigger-conditions/`);
+    const own = (await getJson<{ trigger_conditions: unknown[] }>(`creature-form/${GMAX_FORM}/`)).trigger_conditions;
+    expect(whole.map((c) => c.trigger)).toEqual(['held-item', 'move', 'gigantamax-factor']);
+    expect(own).toHaveLength(2);
+    await page.goto('about:blank');
+    await page.goto(`${site.url}/#/creature-form/${GMAX_FORM}`);
+    const section = page.locator('.record .part[data-field="trigger_conditions"]');
+    await section.waitFor();
+    const text = await section.textContent();
+    for (const condition of whole) expect(text).toContain(condition.trigger);
+    // A condition that names a record links to it, as the form's own list does.
+    for (const { name, url } of whole.filter((c) => c.url)) {
+      expect(text).toContain(name);
+      expect(await section.locator(`a[href="#/${restOf(url!).slice(0, -1)}"]`).count()).toBeGreaterThan(0);
+    }
+    expect(await page.evaluate(offScreen)).toEqual([]);
+    await page.screenshot({ path: path.join(shots, `explorer-${width}-form-trigger-conditions.png`), fullPage: true });
   });
 
   test("a nested object (a move's meta) is its fields, each reference in it a link", async () => {

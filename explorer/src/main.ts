@@ -8,7 +8,7 @@ import { renderTypeChart, type ChartType, type Era } from './chart.ts';
 import { creatureView, loadDex } from './creature.ts';
 import { renderEncounters } from './encounters.ts';
 import { renderChain, type ChainLink } from './evolution.ts';
-import { displayName, renderRecord, routeOf, typeStyle, type RecordView } from './record.ts';
+import { displayName, renderRecord, routeOf, typeStyle, valueBox, type RecordView } from './record.ts';
 import { prepare, search, type Entry } from './search.ts';
 import { watchBuild } from './status.ts';
 import type { Type } from '../../build/api-types.ts';
@@ -271,14 +271,26 @@ async function showRecord(kind: string, key: string, seq: number): Promise<void>
 /**
  * What a kind's record shows besides its fields: a type links to the chart, an area's encounters
  * are tables by version, a creature is shown as a Pokédex shows it, with what it reads of other
- * records, and a chain is a tree.
+ * records, a chain is a tree, and a form's trigger conditions are whole.
  */
 async function extras(kind: string, record: api.ApiRecord): Promise<Pick<RecordView, 'parts' | 'links' | 'lead' | 'drawn'>> {
   if (kind === 'type') return { links: [h('a', { class: 'button quiet', href: `#/${CHART}`, 'data-action': 'chart' }, 'Type chart')] };
   if (kind === 'location-area') return { parts: { creature_encounters: renderEncounters } };
   if (kind === 'creature') return creatureView(await loadDex(record));
   if (kind === 'evolution-chain') return { parts: { chain: (chain) => renderChain(chain as ChainLink) } };
+  if (kind === 'creature-form') return formParts(record);
   return {};
+}
+
+/**
+ * A form's trigger conditions as its sub-resource gives them whole, where that holds more than the
+ * form: a condition naming no record (gigantamax-factor) is left out of the form's own list.
+ */
+async function formParts(record: api.ApiRecord): Promise<Pick<RecordView, 'parts'>> {
+  const whole = await api.atUrl<unknown>(`${api.recordApiUrl('creature-form', record.id)}trigger-conditions/`).catch(() => undefined);
+  const own = Array.isArray(record.trigger_conditions) ? record.trigger_conditions : [];
+  if (!Array.isArray(whole) || whole.length <= own.length) return {};
+  return { parts: { trigger_conditions: () => valueBox(whole) } };
 }
 
 async function showChart(generation: string | undefined, seq: number): Promise<void> {

@@ -106,6 +106,9 @@ function isPlain(value: unknown): boolean {
   return value === null || typeof value !== 'object' || isRef(value);
 }
 
+/** A value as a page shows it, in a box of its own: for a part drawn from what the record's field does not hold. */
+export const valueBox = (value: unknown): HTMLElement => h('div', null, valueOf(value));
+
 /** A value as a page shows it; inside a table cell, objects are drawn on one line rather than stacked. */
 function valueOf(value: unknown, inCell = false): Child {
   if (isRef(value)) return refLink(value);
@@ -234,7 +237,7 @@ export function renderRecord({ kind, record, apiUrl, onCopy, parts = {}, links =
   const empty: string[] = [];
   for (const [k, v] of Object.entries(record)) {
     if (k === 'id' || k === 'name' || k === 'sprites' || drawn.includes(k)) continue;
-    if (Array.isArray(v) && v.length === 0) empty.push(label(k));
+    if (Array.isArray(v) && v.length === 0 && !parts[k]) empty.push(label(k));
     else if (isPlain(v)) facts.push(h('div', { class: 'fact' }, h('dt', null, label(k)), h('dd', null, valueOf(v))));
     else sections.push(h('section', { class: 'part', 'data-field': k }, h('h2', null, label(k)), (parts[k] ?? valueOf)(v)));
   }
