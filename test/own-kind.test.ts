@@ -197,6 +197,29 @@ describe('a kind from a schema alone', () => {
     });
   });
 
+  it('refuses, in one line, a sub-resource publishing whole a list that is not of x-ref-by objects', async () => {
+    const written = read('schemas/trinket.json');
+    const trinket = JSON.parse(written);
+    trinket.properties.names['x-sub-resource'] = {
+      name: 'all-names',
+      whole: true,
+      title: 'AllNames',
+      description: 'Every name.',
+      schema: {},
+    };
+    fs.writeFileSync(path.join(root, 'schemas/trinket.json'), JSON.stringify(trinket));
+    try {
+      const { code, out: said } = await command(root, process.execPath, ['build/launch.mjs', 'build', '--check']);
+      expect(code).toBe(2);
+      expect(said.trim().split('\n').at(-1)).toBe(
+        'schemas/trinket.json: an x-sub-resource "whole" is for a written list of x-ref-by objects, which names is not',
+      );
+      expect(said).not.toMatch(/\n\s+at /);
+    } finally {
+      fs.writeFileSync(path.join(root, 'schemas/trinket.json'), written);
+    }
+  });
+
   it('refuses, in one line, an x-inverse naming a field that does not point at the kind holding the list', async () => {
     const typeSchema = JSON.parse(read('schemas/type.json'));
     typeSchema.properties.trinkets['x-inverse'].field = 'size';

@@ -103,6 +103,7 @@ export function loadSchemas(): SchemaSet {
   for (const [id, doc] of written) assertOnlyAtTop(id, doc, true);
   const kinds = kindInfos(written);
   for (const info of kinds.values()) for (const inverse of info.inverses) assertInverse(kinds, info, inverse);
+  for (const info of kinds.values()) assertWholeLists(info);
   return { documents: new Map([...written].map(([id, doc]) => [id, published(doc, fieldsMarked(doc, 'only'))])), kinds };
 }
 
@@ -206,6 +207,14 @@ function published(doc: Schema, only: readonly string[]): Schema {
   if (only.length === 0) return doc;
   const properties = Object.fromEntries(Object.entries(doc.properties as Schema).filter(([k]) => !only.includes(k)));
   return { ...doc, properties, required: (doc.required ?? []).filter((k: string) => !only.includes(k)) };
+}
+
+/** An `x-sub-resource` with `whole` publishes a written list of `x-ref-by` objects: any other field is refused, in one line. */
+function assertWholeLists(info: KindInfo): void {
+  for (const [field, node] of Object.entries((info.response.properties ?? {}) as Schema)) {
+    if (!node?.['x-sub-resource']?.whole || (node.type === 'array' && node.items?.['x-ref-by'] && node['x-source'] === undefined)) continue;
+    throw new UsageError(`schemas/${info.kind}.json: an x-sub-resource "whole" is for a written list of x-ref-by objects, which ${field} is not`);
+  }
 }
 
 function assertOnlyAtTop(docId: string, node: any, top: boolean): void {
