@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { descriptionFiles } from '../schemas/openapi.ts';
 import { apiPaths, hostRuleFiles, META, NDJSON_LIST, NOT_FOUND_BODY } from '../paths.ts';
 import { BuildFailed, fileStart, pointerOf, type Problems } from '../report/problems.ts';
-import type { RefSite, SchemaSet } from '../schemas/schemas.ts';
+import type { KindInfo, RefSite, SchemaSet, SubResource } from '../schemas/schemas.ts';
 import { formSpritesToDraw, renderFormSprite, renderTypeIcon, typeIconsToDraw } from '../site/sprites.ts';
 import { readMedia } from '../site/media.ts';
 import { unpark, type Context } from './facts.ts';
@@ -122,7 +122,8 @@ function* parts(ctx: Publishing, extra: Map<string, string | Buffer>): Generator
 /** Records of a kind: each one's bytes at its id path, and at its name path where it has one. */
 function* recordFiles(kind: string, ctx: Publishing): Generator<OutputFile> {
   const { problems, pretty, published, hashes, progress } = ctx;
-  const { byName, unpublished } = ctx.schemas.kinds.get(kind)!;
+  const info = ctx.schemas.kinds.get(kind)!;
+  const { byName, unpublished, subResources: subs } = info;
   const validate = ctx.validators.response.get(kind)!;
   for (const entry of ctx.store.valid(kind)) {
     if (progress.onRecord && ++progress.done % 250 === 0) progress.onRecord(progress.done, progress.total);
@@ -136,7 +137,7 @@ function* recordFiles(kind: string, ctx: Publishing): Generator<OutputFile> {
       if (ctx.changes) continue;
       yield carried(idPath);
       if (byName) yield carried(apiPaths.record(kind, entry.name), idPath);
-      for (const sub of subResources(ctx.schemas, kind).values()) yield* subFiles(kind, entry, sub.name, byName);
+      for (const sub of subs) yield* subFiles(kind, entry, sub.name, byName);
       // Its folder is as it was (its hash is the folder's too), and each of its files was published.
       for (const file of entry.file.media ?? []) yield carried(apiPaths.media(kind, entry.id, file.name));
       continue;
@@ -145,15 +146,14 @@ function* recordFiles(kind: string, ctx: Publishing): Generator<OutputFile> {
     const whole = unpark(entry, ctx);
     if (!whole || problems.count > before) continue; // its own problems say what is wrong with it
     // Without the fields only its source has, and with one reference where its source may give many.
-    const many = manySites(ctx.schemas, kind);
-    const subs = subResources(ctx.schemas, kind);
-    const data = unpublished.length || many.length || subs.size ? oneOfMany({ ...whole }, many) : whole;
+    const many = manySites(info);
+    const data = unpublished.length || many.length || subs.length ? oneOfMany({ ...whole }, many) : whole;
     for (const field of unpublished) delete data[field];
     // A sub-resource is published at its own url, which the record gives in the field that held it;
     // a whole list's (`whole`) keeps in the field the objects the record's schema holds.
-    const subBodies = [...subs].map(([field, sub]) => ({ sub: sub.name, body: serialise(data[field] ?? [], pretty) }));
-    for (const [field, sub] of subs)
-      data[field] = sub.whole ? namedOnly(data[field], sub.whole) : ctx.store.urls.subResource(kind, entry.id, sub.name);
+    const subBodies = subs.map(({ field, name }) => ({ sub: name, body: serialise(data[field] ?? [], pretty) }));
+    for (const { field, name, whole } of subs)
+      data[field] = whole ? namedOnly(data[field], whole) : ctx.store.urls.subResource(kind, entry.id, name);
     const body = serialise(data, pretty);
     const hash = hashBody(body);
     if (published.get(idPath) !== hash && !validate(data)) {
@@ -208,45 +208,9 @@ function namedIn(value: unknown, at: Array<string | number>, prefix: string, nam
   } else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) namedIn(v, [...at, k], prefix, named);
 }
 
-/**
- * A sub-resource (`x-sub-resource`): its name in its url, and for a whole list (`whole`) the word
- * of its objects' `x-ref-by` and the words that name no record.
- */
-interface SubResource {
-  name: string;
-  whole?: { field: string; unnamed: ReadonlySet<string> };
-}
-
-/** A kind's sub-resources, by the field whose value each one publishes. */
-const subResources = (schemas: SchemaSet, kind: string): Map<string, SubResource> =>
-  memo(subsOf, schemas, kind, () => {
-    const properties = Object.entries((schemas.kinds.get(kind)!.response.properties ?? {}) as Record<string, Data>);
-    return new Map(properties.flatMap(([field, s]) => (s['x-sub-resource'] ? [[field, subResource(s)]] : [])));
-  });
-const subsOf = new WeakMap<SchemaSet, Map<string, Map<string, SubResource>>>();
-
-/**
- * What `make` gives for a kind of a schema set, made once: kept by the set, as one process (the dev
- * loop, a test run) builds with the schemas as each build read them.
- */
-function memo<T>(by: WeakMap<SchemaSet, Map<string, T>>, schemas: SchemaSet, kind: string, make: () => T): T {
-  let kinds = by.get(schemas);
-  if (!kinds) by.set(schemas, (kinds = new Map()));
-  let value = kinds.get(kind);
-  if (value === undefined) kinds.set(kind, (value = make()));
-  return value;
-}
-
-function subResource(field: Data): SubResource {
-  const { name, whole } = field['x-sub-resource'];
-  if (!whole) return { name };
-  const refBy = field.items['x-ref-by'];
-  return { name, whole: { field: refBy.field, unnamed: new Set(refBy.unnamed ?? []) } };
-}
-
 /** A whole list's objects that name a record: those whose word names none the record leaves out. */
-const namedOnly = (list: unknown, { field, unnamed }: NonNullable<SubResource['whole']>) =>
-  ((list ?? []) as Data[]).filter((item) => !unnamed.has(item[field] as string));
+const namedOnly = (list: unknown, { word, unnamed }: NonNullable<SubResource['whole']>) =>
+  ((list ?? []) as Data[]).filter((item) => !unnamed.has(item[word] as string));
 
 /**
  * A sub-resource's file at the record's id path, and at its name path where it has one; carried
@@ -266,9 +230,13 @@ function* subFiles(kind: string, entry: Entry, sub: string, byName: boolean, bod
 }
 
 /** The places where a kind's source may give a list of references for the one its record publishes (`x-source: "many"`). */
-const manySites = (schemas: SchemaSet, kind: string): RefSite[] =>
-  memo(manyOf, schemas, kind, () => schemas.kinds.get(kind)!.refSites.filter((site) => 'kind' in site && site.many));
-const manyOf = new WeakMap<SchemaSet, Map<string, RefSite[]>>();
+function manySites(info: KindInfo): RefSite[] {
+  let sites = manyOf.get(info);
+  if (!sites) manyOf.set(info, (sites = info.refSites.filter((site) => 'kind' in site && site.many)));
+  return sites;
+}
+/** Kept by the kind's schema, as one process (the dev loop, a test run) builds with the schemas as each build read them. */
+const manyOf = new WeakMap<KindInfo, RefSite[]>();
 
 /**
  * `data` with the first of each list at `sites` where the record publishes one reference, as the

@@ -13,10 +13,10 @@ function sortKeys(value: unknown): unknown {
 export function serialise(value: unknown, pretty = false): string {
   if (pretty) return JSON.stringify(sortKeys(value), null, 2) + '\n';
   // JSON.stringify over a copy with its keys in order writes the text in one flat string, where
-  // joining it piece by piece leaves a rope that hashing and writing must first flatten: this took
-  // the largest world's serialising from 11 to N s (docs/PERFORMANCE.md). An object with a key
-  // that looks like an index enumerates it first whatever order it is set in, so such a record is
-  // written piece by piece.
+  // joining it piece by piece leaves a rope that hashing and writing must first flatten
+  // (docs/PERFORMANCE.md, "Serialising through JSON.stringify"). An object with a key that looks
+  // like an index enumerates it first whatever order it is set in, so such a record is written
+  // piece by piece.
   const copy = inOrder(value);
   return copy === UNORDERABLE ? compact(value) : (JSON.stringify(copy) ?? 'null');
 }

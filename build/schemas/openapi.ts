@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { apiPaths, META, NDJSON_LIST, NDJSON_TYPE, NOT_FOUND_BODY, projectRoot, urls } from '../paths.ts';
-import { bundleDefinitions, stripAnnotations, type KindInfo, type Schema, type SchemaSet } from './schemas.ts';
+import { bundleDefinitions, stripAnnotations, type KindInfo, type Schema, type SchemaSet, type SubResource } from './schemas.ts';
 
 const COMPONENTS = '#/components/schemas/';
 /** Shapes the document adds beside the record schemas. */
@@ -158,31 +158,23 @@ function endpointPaths(kinds: KindInfo[], kindDefinition: (kind: string) => stri
     paths[api.list(info.kind)] = { get: listOperation(op, words, !info.unpublished.includes('name')) };
     paths[`${api.list(info.kind)}{id}/`] = { get: recordOperation(info, op, words, kindDefinition(info.kind)) };
     paths[api.ndjson(info.kind)] = { get: ndjsonOperation(op, words, kindDefinition(info.kind)) };
-    for (const [field, sub] of subResources(info)) paths[`${api.list(info.kind)}{id}/${sub.name}/`] = { get: subOperation(info, op, field, sub) };
+    for (const sub of info.subResources) paths[`${api.list(info.kind)}{id}/${sub.name}/`] = { get: subOperation(info, op, sub) };
   }
   return paths;
-}
-
-/** A kind's sub-resources (`x-sub-resource`), by the field that gives each one's url. */
-function subResources(info: KindInfo): Array<[string, Schema]> {
-  return Object.entries((info.response.properties ?? {}) as Schema).flatMap(([field, s]) =>
-    s['x-sub-resource'] ? [[field, s['x-sub-resource'] as Schema] as [string, Schema]] : [],
-  );
 }
 
 /**
  * A sub-resource of a record (a creature's encounters, at the url its `field` gives; a form's
  * trigger conditions, the whole of its `field`); its shape the component its annotation names.
  */
-function subOperation(info: KindInfo, op: string, field: string, sub: Schema): Schema {
-  const name = String(sub.name);
+function subOperation(info: KindInfo, op: string, { field, name, title, description, whole }: SubResource): Schema {
   return {
     operationId: `get${op}${pascal(name)}`,
     summary: `Get a ${info.kind.replace(/-/g, ' ')}'s ${name.replace(/-/g, ' ')}`,
-    description: `${sub.description} ${sub.whole ? `The record's ${field} gives those naming a record.` : `The record's ${field} gives its url.`} ${info.byName ? 'Reachable by its id or by its name.' : 'Reachable by its id only.'}`,
+    description: `${description} ${whole ? `The record's ${field} gives those naming a record.` : `The record's ${field} gives its url.`} ${info.byName ? 'Reachable by its id or by its name.' : 'Reachable by its id only.'}`,
     parameters: [{ $ref: `#/components/parameters/${info.byName ? 'idOrName' : 'id'}` }],
     responses: {
-      '200': jsonResponse(String(sub.title), `The ${name.replace(/-/g, ' ')} of the ${info.kind.replace(/-/g, ' ')}.`),
+      '200': jsonResponse(title, `The ${name.replace(/-/g, ' ')} of the ${info.kind.replace(/-/g, ' ')}.`),
       '404': { $ref: '#/components/responses/NotFound' },
     },
   };

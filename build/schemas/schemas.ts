@@ -72,6 +72,18 @@ export interface KindInfo {
   unpublished: string[];
   /** Top-level lists the build fills in with the records pointing at this one (`x-inverse`). */
   inverses: Inverse[];
+  /** Top-level fields published below the record (`x-sub-resource`). */
+  subResources: SubResource[];
+}
+
+/** A field published at the record's path/NAME/ (`x-sub-resource`), as render and the OpenAPI document read it. */
+export interface SubResource {
+  field: string;
+  name: string;
+  title: string;
+  description: string;
+  /** A written list published whole: the field of its objects' word, and the words that name no record, which the record leaves out. */
+  whole?: { word: string; unnamed: ReadonlySet<string> };
 }
 
 /**
@@ -103,7 +115,6 @@ export function loadSchemas(): SchemaSet {
   for (const [id, doc] of written) assertOnlyAtTop(id, doc, true);
   const kinds = kindInfos(written);
   for (const info of kinds.values()) for (const inverse of info.inverses) assertInverse(kinds, info, inverse);
-  for (const info of kinds.values()) assertWholeLists(info);
   return { documents: new Map([...written].map(([id, doc]) => [id, published(doc, fieldsMarked(doc, 'only'))])), kinds };
 }
 
@@ -153,9 +164,27 @@ function kindInfos(written: Map<string, Schema>): Map<string, KindInfo> {
       derived: [...new Set([...fieldsMarked(doc, 'omit'), ...inverses.map((i) => i.field)])],
       unpublished,
       inverses,
+      subResources: subResourcesOf(kind, whole),
     });
   }
   return kinds;
+}
+
+/**
+ * A kind's sub-resources; `whole` is for a written list of `x-ref-by` objects, and any other field
+ * so marked is refused, in one line.
+ */
+function subResourcesOf(kind: string, record: Schema): SubResource[] {
+  return Object.entries((record.properties ?? {}) as Schema).flatMap(([field, node]) => {
+    const sub = node?.['x-sub-resource'];
+    if (!sub) return [];
+    const one: SubResource = { field, name: sub.name, title: sub.title, description: sub.description };
+    if (!sub.whole) return [one];
+    const refBy = node.type === 'array' && node['x-source'] === undefined ? node.items?.['x-ref-by'] : undefined;
+    if (!refBy)
+      throw new UsageError(`schemas/${kind}.json: an x-sub-resource "whole" is for a written list of x-ref-by objects, which ${field} is not`);
+    return [{ ...one, whole: { word: refBy.field, unnamed: new Set<string>(refBy.unnamed ?? []) } }];
+  });
 }
 
 /**
@@ -207,14 +236,6 @@ function published(doc: Schema, only: readonly string[]): Schema {
   if (only.length === 0) return doc;
   const properties = Object.fromEntries(Object.entries(doc.properties as Schema).filter(([k]) => !only.includes(k)));
   return { ...doc, properties, required: (doc.required ?? []).filter((k: string) => !only.includes(k)) };
-}
-
-/** An `x-sub-resource` with `whole` publishes a written list of `x-ref-by` objects: any other field is refused, in one line. */
-function assertWholeLists(info: KindInfo): void {
-  for (const [field, node] of Object.entries((info.response.properties ?? {}) as Schema)) {
-    if (!node?.['x-sub-resource']?.whole || (node.type === 'array' && node.items?.['x-ref-by'] && node['x-source'] === undefined)) continue;
-    throw new UsageError(`schemas/${info.kind}.json: an x-sub-resource "whole" is for a written list of x-ref-by objects, which ${field} is not`);
-  }
 }
 
 function assertOnlyAtTop(docId: string, node: any, top: boolean): void {
