@@ -167,16 +167,24 @@ describe('records checked before', () => {
     expect(warmer.problems).toEqual(colder.problems);
   });
 
-  it('are taken on the way to the checking threads, with the output of a build that checks every file on this thread', async () => {
+  it('are taken on the checking threads, with the output of a build that checks every file on this thread, and kept as they were', async () => {
     const world = await fixtureWorld('starter');
     const before = process.env.CRS_CACHE_DIR;
     process.env.CRS_CACHE_DIR = path.join(world.root, 'cache');
     try {
       const out = (name: string) => path.join(world.root, name);
       const cold = await buildWorld({ dataDir: world.data, outDir: out('cold'), plain: true }, { checkOnThreads: true });
+      // Each kind's entry, by the inode it was written to: an entry rewritten is a new folder.
+      const records = path.join(world.root, 'cache', 'records');
+      const entries = () => new Map(fs.readdirSync(records).map((name) => [name, fs.statSync(path.join(records, name)).ino]));
+      const written = entries();
       const warm = await buildWorld({ dataDir: world.data, outDir: out('warm'), plain: true }, { checkOnThreads: true });
       expect(cold.cached).toBe(0);
       expect(warm).toMatchObject({ parsed: 0, cached: cold.parsed });
+      // Every record was taken on a thread, so the build's thread had nothing new to keep.
+      expect(entries()).toEqual(written);
+      const again = await buildWorld({ dataDir: world.data, outDir: out('again'), plain: true }, { checkOnThreads: true });
+      expect(again).toMatchObject({ parsed: 0, cached: cold.parsed });
       process.env.CRS_CACHE_DIR = path.join(world.root, 'empty-cache');
       const inline = await buildWorld({ dataDir: world.data, outDir: out('inline'), plain: true }, { checkOnThreads: false });
       expect(inline.cached).toBe(0);

@@ -13,7 +13,7 @@ import { startThread } from '../threads.ts';
 import { CHECK_CHUNK, CHECK_THREADS } from '../tuning.ts';
 import { Store, type Entry, type SourceFile } from '../store.ts';
 import { checkFile, index, remembered, validEntry, type Checked } from './validate.ts';
-import type { CheckedRecords } from './checked.ts';
+import type { CacheAt, CheckedRecords } from './checked.ts';
 import { readUnhashed } from './parse.ts';
 
 /** A file as sent to a thread. */
@@ -27,6 +27,15 @@ export interface Found {
   hash?: string;
   problems: Problem[];
   checked: Checked;
+  /** Taken from the cache as checked before: how many records of its kind the cache held. */
+  cached?: number;
+}
+
+/** A chunk of files as sent to a thread, with the cache it takes records from (checked.ts). */
+export interface Chunk {
+  indexes: number[];
+  files: Sent[];
+  cache?: CacheAt;
 }
 
 /**
@@ -47,9 +56,9 @@ export async function validate(
 ): Promise<Store> {
   const unnamed = [...schemas.kinds.values()].filter((info) => info.unpublished.includes('name')).map((info) => info.kind);
   const store = new Store(baseUrl, schemas.kinds.keys(), new Set(unnamed));
-  // On threads, remembered and already parsed files, files of no kind and records the cache holds are done on this thread.
-  const here = (file: SourceFile) =>
-    !threads || file.known !== undefined || file.parsed !== undefined || !schemas.kinds.has(file.kind) || !!cache?.has(file);
+  // On threads, remembered and already parsed files and files of no kind are done on this thread;
+  // the threads take records from the cache too, which reads and hashes every file.
+  const here = (file: SourceFile) => !threads || file.known !== undefined || file.parsed !== undefined || !schemas.kinds.has(file.kind);
   // Without threads, every file is read before any is parsed: the build makes folders as records
   // pass, and reading while the writer makes folders contends for the file system.
   if (!threads) readUnhashed(files.filter((file) => !file.known));
@@ -73,7 +82,7 @@ export async function validate(
     }
   };
   const chunks = chunksOf(files, here);
-  await onThreads(Math.min(CHECK_THREADS, os.availableParallelism(), chunks.length), chunks, files, (indexes, results) => {
+  await onThreads(Math.min(CHECK_THREADS, os.availableParallelism(), chunks.length), chunks, files, cache, (indexes, results) => {
     indexes.forEach((i, k) => (found[i] = results[k]));
     indexReady();
   });
@@ -96,6 +105,7 @@ async function onThreads(
   count: number,
   chunks: number[][],
   files: SourceFile[],
+  cache: CheckedRecords | undefined,
   onResults: (indexes: number[], results: Found[]) => void,
 ): Promise<void> {
   let next = 0;
@@ -106,7 +116,7 @@ async function onThreads(
       const send = () => {
         if (next < chunks.length) {
           const indexes = chunks[next++]!;
-          worker.postMessage({ indexes, files: indexes.map((i) => sent(files[i]!)) });
+          worker.postMessage({ indexes, files: indexes.map((i) => sent(files[i]!)), cache: cache?.at } satisfies Chunk);
           out++;
         } else if (out === 0) resolve();
       };
@@ -154,7 +164,8 @@ function accept(file: SourceFile, result: Found, problems: Problems, cache: Chec
   if (entry) entry.file = file;
   if (entry?.valid) {
     entry.data = JSON.parse(entry.facts!);
-    if (cache && result.problems.length === 0) cache.keep(file, entry.source!);
+    if (cache && result.cached !== undefined) cache.took(file, entry.source!, result.cached);
+    else if (cache && result.problems.length === 0) cache.keep(file, entry.source!);
   }
   return result.checked;
 }

@@ -26,11 +26,21 @@ const TOOLS_KEPT = 4;
 
 /** A kind's records as found in the cache and as this build checked them. */
 interface KindRecords {
-  found: Map<string, string>;
+  /** The cache's lines, by key: read when first asked for (a checking thread may have read them instead). */
+  found?: Lines;
+  /** How many lines the cache held, as the thread that read them told. */
+  foundSize?: number;
   /** Lines for the records of this build, by their key. */
   now: Map<string, string>;
   /** A record was checked anew, or the cache held one this build has no file for. */
   changed: boolean;
+}
+
+/** What a checking thread needs to read the cache as the build's thread would (`CheckedRecords.reader`). */
+export interface CacheAt {
+  tool: string;
+  kindCount: number;
+  dir: string;
 }
 
 export class CheckedRecords {
@@ -41,10 +51,45 @@ export class CheckedRecords {
 
   constructor(
     private readonly tool: string,
-    kindCount: number,
-    dir = cacheArea('records'),
+    private readonly kindCount: number,
+    private readonly dir = cacheArea('records'),
+    /** Whether the records taken are kept for `save` (a checking thread only reads: the build's thread keeps). */
+    private readonly keeps = true,
   ) {
     this.cache = new Cache(dir, TOOLS_KEPT * kindCount);
+  }
+
+  /** Where a checking thread reads this cache from. */
+  get at(): CacheAt {
+    return { tool: this.tool, kindCount: this.kindCount, dir: this.dir };
+  }
+
+  /** A checking thread's reading of the cache: it takes records, and the build's thread keeps them (`took`). */
+  static reader({ tool, kindCount, dir }: CacheAt): CheckedRecords {
+    return new CheckedRecords(tool, kindCount, dir, false);
+  }
+
+  /** How many lines the cache held for a kind this reader read (for the build's thread's `save`). */
+  foundSize(kind: string): number {
+    return this.kinds.get(kind)?.foundSize ?? 0;
+  }
+
+  /**
+   * Lets go of the lines of every kind but `kinds`: a thread is given files in their order, so a
+   * kind it has passed does not come again (if one did, its lines would be read again).
+   */
+  keepOnly(kinds: ReadonlySet<string>): void {
+    for (const kind of this.kinds.keys()) if (!kinds.has(kind)) this.kinds.delete(kind);
+  }
+
+  /** A record a checking thread took from the cache for this file, as `take` keeps one here. */
+  took(file: SourceFile, json: string, foundSize: number): void {
+    const key = keyOf(file);
+    if (key === undefined) return;
+    const records = this.records(file.kind);
+    records.foundSize ??= foundSize;
+    records.now.set(key, json);
+    this.taken++;
   }
 
   /**
@@ -57,36 +102,24 @@ export class CheckedRecords {
     const key = keyOf(file);
     if (key === undefined) return undefined;
     const records = this.of(file.kind);
-    const json = records.found.get(key);
+    const json = records.found!.get(key);
     if (json === undefined) return undefined;
     const data = asChecked(json, file, validators.get(file.kind));
     if (!data) {
-      records.found.delete(key);
+      records.found!.delete(key);
       records.changed = true;
       return undefined;
     }
-    records.now.set(key, json);
+    if (this.keeps) records.now.set(key, json);
     this.taken++;
     return { data, json };
-  }
-
-  /**
-   * Whether the cache holds this file's record (`take` gives it): the file is read and hashed to
-   * know, when the cache holds records of its kind (a file the cache cannot have is left unread).
-   */
-  has(file: SourceFile): boolean {
-    const { found } = this.of(file.kind);
-    if (found.size === 0) return false;
-    readUnhashed([file]);
-    const key = keyOf(file);
-    return key !== undefined && found.has(key);
   }
 
   /** A record checked now, with no problem, as JSON. */
   keep(file: SourceFile, json: string): void {
     const key = keyOf(file);
-    if (key === undefined) return;
-    const records = this.of(file.kind);
+    if (key === undefined || !this.keeps) return;
+    const records = this.records(file.kind);
     records.now.set(key, json);
     records.changed = true;
   }
@@ -99,18 +132,25 @@ export class CheckedRecords {
   save(): void {
     let wrote = false;
     for (const [kind, records] of this.kinds) {
-      if (!records.changed && records.now.size === records.found.size) continue;
+      if (!records.changed && records.now.size === (records.found?.size ?? records.foundSize)) continue;
       this.cache.write(this.entryKey(kind), [[FILE, lines(records.now)]], true, false);
       wrote = true;
     }
     if (wrote) this.cache.prune();
   }
 
-  private of(kind: string): KindRecords {
+  private records(kind: string): KindRecords {
     let records = this.kinds.get(kind);
-    if (!records) {
-      records = { found: parseLines(this.cache.read(this.entryKey(kind), FILE)), now: new Map(), changed: false };
-      this.kinds.set(kind, records);
+    if (!records) this.kinds.set(kind, (records = { now: new Map(), changed: false }));
+    return records;
+  }
+
+  /** A kind's records, with the cache's lines read. */
+  private of(kind: string): KindRecords {
+    const records = this.records(kind);
+    if (!records.found) {
+      records.found = new Lines(this.cache.read(this.entryKey(kind), FILE));
+      records.foundSize ??= records.found.size;
     }
     return records;
   }
@@ -156,19 +196,35 @@ function* lines(records: Map<string, string>): Generator<string> {
 }
 
 /**
- * The lines of a kind's entry, read line by line from its bytes (the whole may be longer than a
- * string can be); a line cut short (the entry is whole, but a disk may lie) is left out.
+ * A kind's entry, a line per record: each line's key is read at once, its JSON only when asked for,
+ * from the entry's bytes (the whole may be longer than a string can be, and a checking thread takes
+ * only its share of the records). A line cut short (the entry is whole, but a disk may lie) is left out.
  */
-function parseLines(bytes: Buffer | undefined): Map<string, string> {
-  const out = new Map<string, string>();
-  if (!bytes) return out;
-  for (let at = 0; at < bytes.length;) {
-    const nl = bytes.indexOf(0x0a, at);
-    if (nl < 0) break;
-    const line = bytes.toString('utf8', at, nl);
-    const tab = line.indexOf('\t', line.indexOf('\t') + 1); // the second: a key is a path and a hash
-    if (tab > 0) out.set(line.slice(0, tab), line.slice(tab + 1));
-    at = nl + 1;
+class Lines {
+  /** Where each line's JSON starts, by its key; it ends at the line's end. */
+  private readonly starts = new Map<string, number>();
+
+  constructor(private readonly bytes: Buffer = Buffer.alloc(0)) {
+    for (let at = 0; at < bytes.length;) {
+      const nl = bytes.indexOf(0x0a, at);
+      if (nl < 0) break;
+      // The second tab: a key is a path and a hash.
+      const tab = bytes.indexOf(0x09, bytes.indexOf(0x09, at) + 1);
+      if (tab > at && tab < nl) this.starts.set(bytes.toString('utf8', at, tab), tab + 1);
+      at = nl + 1;
+    }
   }
-  return out;
+
+  get size(): number {
+    return this.starts.size;
+  }
+
+  get(key: string): string | undefined {
+    const start = this.starts.get(key);
+    return start === undefined ? undefined : this.bytes.toString('utf8', start, this.bytes.indexOf(0x0a, start));
+  }
+
+  delete(key: string): void {
+    this.starts.delete(key);
+  }
 }

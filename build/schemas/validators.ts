@@ -50,7 +50,7 @@ export function loadValidators(
 ): { validators: Record<string, ValidateFunction>; cached: boolean } {
   const versions = ['ajv', 'ajv-formats'].map((name) => (require(`${name}/package.json`) as { version: string }).version);
   const kinds = [...schemas.kinds].map(([kind, info]) => [kind, info.source, info.response]);
-  const key = hashText(JSON.stringify([versions, OPTIONS, KEYWORDS, kinds]));
+  const key = hashText(JSON.stringify([versions, OPTIONS, KEYWORDS, SIDE_FORMATS, kinds]));
   const cache = new Cache(dir);
   const kept = cache.read(key, FILE)?.toString('utf8');
   if (kept !== undefined) {
@@ -65,23 +65,33 @@ export function loadValidators(
 
 const FILE = 'validators.cjs';
 
-/** Ajv's code for every kind's source and response validators, as one CommonJS module. */
+/**
+ * Ajv's code for every kind's source and response validators, as one CommonJS module. A response's
+ * urls are the build's own, made from the checked base url, and there are millions of them: they
+ * are held to ajv-formats' fast `uri` (a scheme, no space) rather than its full grammar, which took
+ * half a second of a PokeAPI build (docs/PERFORMANCE.md, "Validator code cache"). A source's are
+ * an author's, and held to the full grammar.
+ */
 function compile(schemas: SchemaSet): string {
-  const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
   const { _ } = require('ajv') as typeof import('ajv');
-  const standaloneCode = (require('ajv/dist/standalone/index.js') as typeof import('ajv/dist/standalone/index.js')).default;
-  const addFormats = require('ajv-formats') as (ajv: Ajv2020) => void;
-  const ajv = new Ajv2020({ ...OPTIONS, code: { source: true, formats: _`require(${FORMATS}).fullFormats` } });
-  addFormats(ajv);
-  for (const keyword of KEYWORDS) ajv.addKeyword({ keyword });
-  const names: Record<string, string> = {};
-  for (const [kind, info] of schemas.kinds) {
-    for (const side of ['source', 'response'] as const) {
+  const code = (side: 'source' | 'response') => {
+    const formats = SIDE_FORMATS[side];
+    const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+    const standaloneCode = (require('ajv/dist/standalone/index.js') as typeof import('ajv/dist/standalone/index.js')).default;
+    const addFormats = require('ajv-formats') as (ajv: Ajv2020, options: { mode: 'full' | 'fast' }) => void;
+    const ajv = new Ajv2020({ ...OPTIONS, code: { source: true, formats: _`require(${FORMATS})[${formats}]` } });
+    addFormats(ajv, { mode: formats === 'fullFormats' ? 'full' : 'fast' });
+    for (const keyword of KEYWORDS) ajv.addKeyword({ keyword });
+    const names: Record<string, string> = {};
+    for (const [kind, info] of schemas.kinds) {
       names[`${side}:${kind}`] = `${side}:${kind}`;
       ajv.addSchema(info[side], `${side}:${kind}`);
     }
-  }
-  return standaloneCode(ajv, names);
+    return standaloneCode(ajv, names);
+  };
+  // Two modules in one: each runs in a function of its own, and their exports are merged.
+  const inner = (text: string) => `(function () {\nconst module = { exports: {} }; const exports = module.exports;\n${text}\nreturn module.exports;\n})()`;
+  return `module.exports = Object.assign({}, ${inner(code('source'))}, ${inner(code('response'))});\n`;
 }
 
 function evaluate(code: string): Record<string, ValidateFunction> {
@@ -89,6 +99,9 @@ function evaluate(code: string): Record<string, ValidateFunction> {
   new Function('require', 'module', 'exports', code)(require, module, module.exports);
   return module.exports;
 }
+
+/** The formats each side's validators are held to (`compile`). */
+const SIDE_FORMATS = { source: 'fullFormats', response: 'fastFormats' } as const;
 
 /** Where the validators' code takes its formats from (`compile`). */
 const FORMATS = 'ajv-formats/dist/formats';
