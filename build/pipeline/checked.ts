@@ -17,6 +17,7 @@ import { isSlug } from '../guard.mjs';
 import { hashText } from '../hash.ts';
 import { cacheArea } from '../paths.ts';
 import { readUnhashed } from './parse.ts';
+import { serialise } from './serialise.ts';
 import type { ValidatorSet } from '../schemas/validators.ts';
 import type { Data, SourceFile } from '../store.ts';
 
@@ -163,7 +164,7 @@ export class CheckedRecords {
 /**
  * The record a line holds, if the build would have kept it so for this file: an object that passes
  * its kind's source schema (which fills in no default, as the record kept had them all), named
- * after its file, with an id, and whose JSON is the line's (a record kept is written as it was
+ * after its file, with an id, and whose JSON, in order (serialise.ts), is the line's (a record kept is written as it was
  * checked).
  */
 function asChecked(json: string, file: SourceFile, check: ValidateFunction | undefined): Data | undefined {
@@ -177,7 +178,7 @@ function asChecked(json: string, file: SourceFile, check: ValidateFunction | und
   const record = data as Data;
   // The id's range is the kind's, which its source schema holds it to: a few kinds start at 0 or -1, as PokeAPI's do.
   const named = isSlug(record.name) && record.name === file.stem && Number.isInteger(record.id);
-  return named && check(record) && JSON.stringify(record) === json ? record : undefined;
+  return named && check(record) && serialise(record) === json ? record : undefined;
 }
 
 /** A record's key: its source's path and hash (a record is named after its file, so the path counts). */

@@ -538,11 +538,12 @@ function byVersion(details: Data[]): Data[] {
   const versions = new Map<string, Data>();
   for (const { version, encounter_details: one } of details) {
     const key = version?.url ?? String(version);
-    const at = versions.get(key) ?? { version, max_chance: 0, encounter_details: [] as Data[] };
+    // Keys in the order they are published: serialise.ts copies an object whose keys are not.
+    const at = versions.get(key) ?? { encounter_details: [] as Data[], max_chance: 0, version };
     versions.set(key, at);
     if (!one) continue;
-    const { condition_values: values, creature_details: creature = null, ...rest } = one;
-    at.encounter_details.push({ ...rest, condition_values: values === undefined ? [] : [values].flat(), creature_details: creature });
+    const { chance, condition_values: values, creature_details: creature = null, ...rest } = one;
+    at.encounter_details.push({ chance, condition_values: values === undefined ? [] : [values].flat(), creature_details: creature, ...rest });
     at.max_chance += one.chance ?? 0;
   }
   return [...versions.values()];
@@ -620,8 +621,9 @@ const written: Record<string, Derivation> = {
           total.set(vd.version?.url, (total.get(vd.version?.url) ?? 0) + chance);
         }
         (enc.version_details ?? []).forEach((vd: Data, j: number) => {
-          vd.max_chance = total.get(vd.version?.url) ?? 0;
-          const d = vd.encounter_details;
+          // Set between the two fields it sorts between, where serialise.ts would otherwise copy the object.
+          const { encounter_details: d, max_chance: _given, version, ...rest } = vd;
+          enc.version_details[j] = { encounter_details: d, max_chance: total.get(vd.version?.url) ?? 0, version, ...rest };
           if (d && d.min_level > d.max_level) {
             const pointer = pointerOf(['creature_encounters', i, 'version_details', j, 'encounter_details', 'min_level']);
             problems.add({

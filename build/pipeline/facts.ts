@@ -37,8 +37,9 @@ const overlaid = memo((kind) => new Set([...factFields(kind), ...crossDerived(ki
 
 /** Sets a checked record aside as JSON; it goes on with its facts (taken now, before resolution). */
 export function park(entry: Entry): void {
-  entry.facts = JSON.stringify(factsOnly(entry));
-  entry.source ??= JSON.stringify(entry.data); // checkFile gives it when it keeps the record (checked.ts)
+  // Both in order (serialise.ts), as the record is published: what is parsed from them is written as it is.
+  entry.facts = serialise(factsOnly(entry));
+  entry.source ??= serialise(entry.data); // checkFile gives it when it keeps the record (checked.ts)
   entry.data = JSON.parse(entry.facts);
 }
 

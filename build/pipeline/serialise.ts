@@ -12,26 +12,59 @@ function sortKeys(value: unknown): unknown {
 
 export function serialise(value: unknown, pretty = false): string {
   if (pretty) return JSON.stringify(sortKeys(value), null, 2) + '\n';
-  // JSON.stringify over a copy with its keys in order writes the text in one flat string, where
-  // joining it piece by piece leaves a rope that hashing and writing must first flatten
-  // (docs/PERFORMANCE.md, "Serialising through JSON.stringify"). An object with a key that looks
-  // like an index enumerates it first whatever order it is set in, so such a record is written
-  // piece by piece.
-  const copy = inOrder(value);
-  return copy === UNORDERABLE ? compact(value) : (JSON.stringify(copy) ?? 'null');
+  // JSON.stringify writes the text in one flat string, where joining it piece by piece leaves a rope
+  // that hashing and writing must first flatten (docs/PERFORMANCE.md, "Serialising through
+  // JSON.stringify"). It writes an object's keys in the order they are enumerated, so an object
+  // whose keys are not in order is given to it as a sorted copy. An object with a key that looks
+  // like an index enumerates it first whatever order it is set in, so a record that needs such an
+  // object sorted is written piece by piece.
+  const ordered = inOrder(value);
+  return ordered === UNORDERABLE ? compact(value) : (JSON.stringify(ordered) ?? 'null');
 }
 
 const UNORDERABLE = Symbol('unorderable');
 
-/** `value` with every object's keys in code-unit order, or UNORDERABLE if an object has a key that looks like an index. */
+/**
+ * `value` with every object's keys in code-unit order, or UNORDERABLE if an object out of order has
+ * a key that looks like an index. What is in order already is given as it is, not copied: most of
+ * a record is (its source and facts are kept in order, facts.ts), and copying it was most of what serialising cost.
+ */
 function inOrder(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
-    const out = new Array<unknown>(value.length);
-    for (let i = 0; i < value.length; i++) if ((out[i] = inOrder(value[i])) === UNORDERABLE) return UNORDERABLE;
-    return out;
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      const ordered = inOrder(item);
+      if (ordered === UNORDERABLE) return UNORDERABLE;
+      if (ordered !== item) (out ??= value.slice())[i] = ordered;
+    }
+    return out ?? value;
   }
   const obj = value as Record<string, unknown>;
+  if (!keysInOrder(obj)) return sortedCopy(obj);
+  let out: Record<string, unknown> | undefined;
+  for (const key in obj) {
+    const item = obj[key];
+    const ordered = inOrder(item);
+    if (ordered === UNORDERABLE) return UNORDERABLE;
+    // A copy keeps its keys where they were: setting one that is there already does not move it.
+    if (ordered !== item) (out ??= { ...obj })[key] = ordered;
+  }
+  return out ?? obj;
+}
+
+/** Whether an object's keys are enumerated in code-unit order, as JSON.stringify would write them. */
+function keysInOrder(obj: Record<string, unknown>): boolean {
+  let last: string | undefined;
+  for (const key in obj) {
+    if (last !== undefined && key < last) return false;
+    last = key;
+  }
+  return true;
+}
+
+function sortedCopy(obj: Record<string, unknown>): unknown {
   const out: Record<string, unknown> = {};
   for (const key of sortedKeys(obj)) {
     if (INDEX_LIKE.test(key)) return UNORDERABLE;
@@ -39,6 +72,7 @@ function inOrder(value: unknown): unknown {
   }
   return out;
 }
+
 /** A key JavaScript enumerates before the others, in numeric order: an array index. */
 const INDEX_LIKE = /^(?:0|[1-9]\d{0,9})$/;
 

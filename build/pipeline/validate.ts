@@ -3,6 +3,7 @@
 // a checked record, on the build's thread or on a checking thread.
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { at, parseSource } from './parse.ts';
+import { serialise } from './serialise.ts';
 import { apiPaths } from '../paths.ts';
 import { nearest, show } from '../report/hints.ts';
 import { fileStart, pointerOf, type Problems } from '../report/problems.ts';
@@ -56,7 +57,7 @@ export function checkFile(file: SourceFile, validators: Validators, problems: Pr
   const before = problems.count;
   const checked = checkAnew(file, validators, problems);
   const entry = validEntry(checked);
-  if (cache && entry && problems.count === before) cache.keep(file, (entry.source = JSON.stringify(entry.data)));
+  if (cache && entry && problems.count === before) cache.keep(file, (entry.source = serialise(entry.data)));
   return checked;
 }
 
