@@ -436,31 +436,38 @@ function* walk(dir, under = '') {
 export const WRITE_CHARS = 2 ** 20;
 
 /**
- * Writes `pieces` to a new file, one after another, joined a batch at a time.
+ * Writes `pieces` to a new file, one after another: texts joined a batch at a time, bytes as they are.
  * @param {string} file
- * @param {Iterable<string>} pieces
+ * @param {Iterable<string | Buffer>} pieces
  * @param {import('node:crypto').Hash} [hash] given each byte written, in order
  */
 export function writePieces(file, pieces, hash) {
   const fd = fs.openSync(file, 'wx');
-  /** @param {string[]} batch */
-  const write = (batch) => {
-    const bytes = Buffer.from(batch.join(''));
+  /** @param {Buffer} bytes */
+  const write = (bytes) => {
     hash?.update(bytes);
     for (let at = 0; at < bytes.length;) at += fs.writeSync(fd, bytes, at); // a write may write a part
   };
   try {
+    /** @type {string[]} */
     let batch = [];
     let length = 0;
-    for (const piece of pieces) {
-      batch.push(piece);
-      length += piece.length;
-      if (length < WRITE_CHARS) continue;
-      write(batch);
+    const flush = () => {
+      if (batch.length) write(Buffer.from(batch.join('')));
       batch = [];
       length = 0;
+    };
+    for (const piece of pieces) {
+      if (typeof piece !== 'string') {
+        flush();
+        write(piece);
+        continue;
+      }
+      batch.push(piece);
+      length += piece.length;
+      if (length >= WRITE_CHARS) flush();
     }
-    write(batch);
+    flush();
   } finally {
     fs.closeSync(fd);
   }

@@ -58,6 +58,8 @@ export interface Remembered {
   facts: string;
   /** The memory's text, and where this record's line lies in it (its newline included). */
   text: string;
+  /** The text's bytes, where each character is one: the same offsets hold. */
+  bytes?: Buffer;
   start: number;
   end: number;
 }

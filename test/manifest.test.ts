@@ -28,7 +28,7 @@ const written = {
     ['api/v2/type/fire/index.json', '12.a'],
     ['odd\tpath.svg', '3.b'],
   ]),
-  memory: [] as string[],
+  memory: [] as Array<string | Buffer>,
 };
 
 /** A manifest's text read back, as a build reads its bytes. */
@@ -51,6 +51,23 @@ describe('manifests', () => {
     }
     expect(m.diff).toEqual(written.diff);
     expect([...m.files()!]).toEqual([...written.files]);
+  });
+
+  it('keep the records they remember as the bytes they were read from where each character is a byte, and as text where not', async () => {
+    for (const fact of ['plain', 'café']) {
+      const lines = [`r\tdata/type/fire.yaml\th1\t1\t\t{"name":"${fact}"}\n`, 'r\tdata/type/water.yaml\th2\t2\t\t{}\n'];
+      const memory = parse(manifestText({ ...written, memory: lines }))!.memory()!;
+      const fire = memory.get('data/type/fire.yaml')!;
+      expect(fire.bytes !== undefined, fact).toBe(fact === 'plain');
+      expect(fire.facts).toBe(`{"name":"${fact}"}`);
+      // A rebuild that keeps both lines writes them from what it read: the same bytes as they were written.
+      const water = memory.get('data/type/water.yaml')!;
+      const kept = (r: typeof fire) => (r.bytes ? r.bytes.subarray(r.start, r.end) : r.text.slice(r.start, r.end));
+      const where = layout(path.join(await tempDir(), 'dist'));
+      await fs.mkdir(where.root);
+      await putManifest(where, 'a', formatManifest({ ...written, memory: [kept(fire), kept(water)] }));
+      expect(await fs.readFile(where.manifest('a'), 'utf8')).toBe(manifestText({ ...written, memory: lines }));
+    }
   });
 
   it('read as nothing when damaged', () => {
@@ -148,13 +165,23 @@ describe('manifests', () => {
             derived: 'd1',
             facts: '{}',
             text: tail,
+            bytes: Buffer.from(tail),
             start: tail.indexOf('r\tdata'),
             end: tail.indexOf('r\tdata/type/odd'),
           },
         ],
         [
           'data/type/odd.yaml',
-          { hash: 'h2', id: 11, derived: '', facts: '{"a":1}', text: tail, start: tail.indexOf('r\tdata/type/odd'), end: tail.length },
+          {
+            hash: 'h2',
+            id: 11,
+            derived: '',
+            facts: '{"a":1}',
+            text: tail,
+            bytes: Buffer.from(tail),
+            start: tail.indexOf('r\tdata/type/odd'),
+            end: tail.length,
+          },
         ],
       ]);
       expect(m.restated('k9').join('')).toBe(text.replace('"previous":"k0"', '"previous":"k9"').replace(/^d\t.*\n/gm, ''));
@@ -175,9 +202,10 @@ describe('manifests', () => {
     const dir = await tempDir();
     const where = layout(path.join(dir, 'dist'));
     await fs.mkdir(where.root);
-    // Pieces longer than a batch, shorter ones between them, and a last one alone.
+    // Pieces longer than a batch, shorter ones between them, bytes among them, and a last one alone.
     const long = (c: string) => c.repeat(WRITE_CHARS + 7);
-    const pieces = ['header\n', long('a'), 'b\n', 'c\n', long('d'), ...Array.from({ length: 5000 }, (_, i) => `f\t${i}\n`), 'end\n'];
+    const lines = Array.from({ length: 5000 }, (_, i) => `f\t${i}\n`);
+    const pieces = ['header\n', long('a'), 'b\n', Buffer.from('é\n'), 'c\n', long('d'), ...lines, Buffer.from(long('e')), 'end\n'];
     await putManifest(where, 'a', pieces);
     expect(await fs.readFile(where.manifest('a'), 'utf8')).toBe(pieces.join(''));
     await putManifest(where, 'a', ['again\n']);

@@ -77,14 +77,14 @@ export function formatManifest(
     sources: Iterable<[string, SourceStamp]> | Lines;
     diff: Map<string, string>;
     files: Iterable<[string, string]> | Lines | FileList;
-    memory: readonly string[];
+    memory: ReadonlyArray<string | Buffer>;
   },
-): string[] {
+): Array<string | Buffer> {
   const { key, tool, settings, records, previous } = m;
   const sources = m.sources instanceof Lines ? m.sources : linesOf('s', m.sources, stampText);
   const files = m.files instanceof Lines || m.files instanceof FileList ? m.files : linesOf('f', m.files, (hash) => hash);
   const header = JSON.stringify({ format: FORMAT, key, tool, settings, records, fileCount: files.size, previous }) + '\n';
-  const pieces = [header, ...sources.pieces()];
+  const pieces: Array<string | Buffer> = [header, ...sources.pieces()];
   for (const [rel, hash] of m.diff) pieces.push(pathLine('d', rel, hash));
   for (const piece of files.pieces()) pieces.push(piece);
   for (const piece of m.memory) pieces.push(piece);
@@ -321,11 +321,16 @@ export class Lines {
 export function manifestOf(bytes: Buffer): Manifest | undefined {
   const at = pathLinesEnd(bytes);
   if (at < bytes.length && !fileOrMemory(bytes[at]!)) return undefined;
-  return parseManifest(bytes.toString('utf8', 0, at), () => bytes.toString('utf8', at));
+  const rest = () => bytes.toString('utf8', at);
+  // A rest of one byte a character (the text's length is the bytes'): a rebuild writes its kept lines from these bytes.
+  return parseManifest(bytes.toString('utf8', 0, at), rest, (text) => (text.length === bytes.length - at ? bytes.subarray(at) : undefined));
 }
 
-/** The manifest whose header, `s` and `d` lines are `text`, and whose `f` and `r` lines `rest` decodes. */
-function parseManifest(text: string, rest: () => string): Manifest | undefined {
+/**
+ * The manifest whose header, `s` and `d` lines are `text`, and whose `f` and `r` lines `rest`
+ * decodes; `restBytes` gives their bytes if each character of the text is one.
+ */
+function parseManifest(text: string, rest: () => string, restBytes: (text: string) => Buffer | undefined): Manifest | undefined {
   const end = text.indexOf('\n');
   const header = parseHeader(end < 0 ? text : text.slice(0, end));
   if (!header || end < 0) return undefined;
@@ -349,7 +354,7 @@ function parseManifest(text: string, rest: () => string): Manifest | undefined {
     diff: new Map(diff.list),
     files: () =>
       (files === undefined ? (files = FileList.parse(tail().slice(0, memoryAt()), header.fileCount) ?? null) : files) ?? undefined,
-    memory: () => (memory === undefined ? (memory = parseMemory(tail(), memoryAt()) ?? null) : memory) ?? undefined,
+    memory: () => (memory === undefined ? (memory = parseMemory(tail(), memoryAt(), restBytes(tail())) ?? null) : memory) ?? undefined,
     restated: (previous) => [JSON.stringify({ format: FORMAT, ...header, previous }) + '\n', text.slice(end + 1, sources.end), tail()],
   };
 }

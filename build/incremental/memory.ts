@@ -8,12 +8,12 @@ import type { Remembered, Store } from '../store.ts';
  * unchanged) whose derived fields came out as before has the line it had: runs of such lines are
  * taken from the last manifest's text as they are.
  */
-export function formatMemory(store: Store): string[] {
-  const parts: string[] = [];
+export function formatMemory(store: Store): Array<string | Buffer> {
+  const parts: Array<string | Buffer> = [];
   let run: Remembered | undefined;
   let end = 0;
   const close = () => {
-    if (run) parts.push(run.text.slice(run.start, end));
+    if (run) parts.push(run.bytes ? run.bytes.subarray(run.start, end) : run.text.slice(run.start, end));
     run = undefined;
   };
   for (const kind of store.kinds()) {
@@ -35,8 +35,12 @@ export function formatMemory(store: Store): string[] {
   return parts;
 }
 
-/** The records remembered by the `r` lines from `at` to the end of `text`, by source path; undefined if one is damaged. */
-export function parseMemory(text: string, at: number): Map<string, Remembered> | undefined {
+/**
+ * The records remembered by the `r` lines from `at` to the end of `text`, by source path; undefined
+ * if one is damaged. `bytes`, when given, are the text's, a byte a character (as a world written in
+ * ASCII is): a run of lines kept is then written from them, not encoded again (`formatMemory`).
+ */
+export function parseMemory(text: string, at: number, bytes?: Buffer): Map<string, Remembered> | undefined {
   // Each line ends with a newline: a text that does not was cut short.
   if (at < text.length && !text.endsWith('\n')) return undefined;
   const out = new Map<string, Remembered>();
@@ -56,6 +60,7 @@ export function parseMemory(text: string, at: number): Map<string, Remembered> |
       derived: text.slice(t3 + 1, t4),
       facts: text.slice(t4 + 1, nl),
       text,
+      bytes,
       start: at,
       end: nl + 1,
     });

@@ -20,7 +20,7 @@ export interface Inputs {
   sources: Lines;
   records: Record<string, number>;
   /** The manifest's `r` lines (incremental/memory.ts), in pieces. */
-  memory: readonly string[];
+  memory: ReadonlyArray<string | Buffer>;
 }
 
 export type Slot = 'a' | 'b';
@@ -176,7 +176,7 @@ function alive(pid: number): boolean {
 }
 
 /** Writes a tree's manifest, by a rename. */
-export async function putManifest(where: Layout, slot: Slot, pieces: readonly string[]): Promise<void> {
+export async function putManifest(where: Layout, slot: Slot, pieces: ReadonlyArray<string | Buffer>): Promise<void> {
   const file = where.manifest(slot);
   try {
     await fs.rm(`${file}.tmp`, { force: true });
