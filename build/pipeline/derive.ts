@@ -543,7 +543,12 @@ function byVersion(details: Data[]): Data[] {
     versions.set(key, at);
     if (!one) continue;
     const { chance, condition_values: values, creature_details: creature = null, ...rest } = one;
-    at.encounter_details.push({ chance, condition_values: values === undefined ? [] : [values].flat(), creature_details: creature, ...rest });
+    at.encounter_details.push({
+      chance,
+      condition_values: values === undefined ? [] : [values].flat(),
+      creature_details: creature,
+      ...rest,
+    });
     at.max_chance += one.chance ?? 0;
   }
   return [...versions.values()];
