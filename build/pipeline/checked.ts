@@ -103,11 +103,11 @@ export class CheckedRecords {
     const key = keyOf(file);
     if (key === undefined) return undefined;
     const records = this.of(file.kind);
-    const json = records.found!.get(key);
+    const json = records.found.get(key);
     if (json === undefined) return undefined;
     const data = asChecked(json, file, validators.get(file.kind));
     if (!data) {
-      records.found!.delete(key);
+      records.found.delete(key);
       records.changed = true;
       return undefined;
     }
@@ -147,13 +147,11 @@ export class CheckedRecords {
   }
 
   /** A kind's records, with the cache's lines read. */
-  private of(kind: string): KindRecords {
+  private of(kind: string): KindRecords & { found: Lines } {
     const records = this.records(kind);
-    if (!records.found) {
-      records.found = new Lines(this.cache.read(this.entryKey(kind), FILE));
-      records.foundSize ??= records.found.size;
-    }
-    return records;
+    records.found ??= new Lines(this.cache.read(this.entryKey(kind), FILE));
+    records.foundSize ??= records.found.size;
+    return records as KindRecords & { found: Lines };
   }
 
   private entryKey(kind: string): string {
@@ -164,8 +162,8 @@ export class CheckedRecords {
 /**
  * The record a line holds, if the build would have kept it so for this file: an object that passes
  * its kind's source schema (which fills in no default, as the record kept had them all), named
- * after its file, with an id, and whose JSON, in order (serialise.ts), is the line's (a record kept is written as it was
- * checked).
+ * after its file, with an id, and whose JSON, keys in order (serialise.ts), is the line's (a record
+ * kept is written as it was checked).
  */
 function asChecked(json: string, file: SourceFile, check: ValidateFunction | undefined): Data | undefined {
   let data: unknown;

@@ -90,17 +90,8 @@ function compact(value: unknown): string {
   const obj = value as Record<string, unknown>;
   // Most objects come with their keys in order, and are written as they are enumerated, with no
   // list of keys made: a list per object would be most of the garbage publishing makes.
-  let last = '';
-  let sorted = true;
-  for (const key in obj) {
-    if (key < last) {
-      sorted = false;
-      break;
-    }
-    last = key;
-  }
   let out = '{';
-  if (sorted) {
+  if (keysInOrder(obj)) {
     for (const key in obj) out = member(out, key, obj[key]);
   } else {
     for (const key of sortedKeys(obj)) out = member(out, key, obj[key]);
