@@ -2,6 +2,8 @@
 // as code under a hash of everything it depends on, so that later builds load it instead.
 import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
 import { createRequire } from 'node:module';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { Cache } from '../cache.mjs';
 import { hashText } from '../hash.ts';
 import { cacheArea } from '../paths.ts';
@@ -42,7 +44,9 @@ export function compileValidators(schemas: SchemaSet): Validators {
 /**
  * The validators' code, from the cache in `dir` (the very bytes checked against the hash they were
  * kept with, so code changed in the cache is never run) or compiled now (and then kept); `cached`
- * says which.
+ * says which. Beside the code the entry keeps V8's code cache of it, which spares parsing it: the
+ * code of 49 kinds is some 3 MB (docs/PERFORMANCE.md, "Validator code cache"). V8 takes that only
+ * for the very code, V8 and flags it was made by, and otherwise parses the code as it would without it.
  */
 export function loadValidators(
   schemas: SchemaSet,
@@ -50,20 +54,27 @@ export function loadValidators(
 ): { validators: Record<string, ValidateFunction>; cached: boolean } {
   const versions = ['ajv', 'ajv-formats'].map((name) => (require(`${name}/package.json`) as { version: string }).version);
   const kinds = [...schemas.kinds].map(([kind, info]) => [kind, info.source, info.response]);
-  const key = hashText(JSON.stringify([versions, OPTIONS, KEYWORDS, SIDE_FORMATS, kinds]));
+  // V8's tag of its version and flags too: its code cache is of no use to another (the scripts start
+  // node with flags of their own, a test process without), and each keeps its own.
+  const key = hashText(JSON.stringify([versions, v8.cachedDataVersionTag(), OPTIONS, KEYWORDS, SIDE_FORMATS, kinds]));
   const cache = new Cache(dir);
   const kept = cache.read(key, FILE)?.toString('utf8');
   if (kept !== undefined) {
     try {
-      return { validators: evaluate(kept), cached: true };
+      const { validators, codeCache } = evaluate(kept, cache.read(key, CODE_CACHE));
+      if (codeCache) cache.write(key, [[FILE, kept], [CODE_CACHE, codeCache]], true); // kept without one, or with one V8 refused
+      return { validators, cached: true };
     } catch {} // damaged before it was kept: made again
   }
   const code = compile(schemas);
-  cache.write(key, [[FILE, code]], true); // replacing damaged code
-  return { validators: evaluate(code), cached: false };
+  const { validators, codeCache } = evaluate(code);
+  cache.write(key, [[FILE, code], [CODE_CACHE, codeCache!]], true); // replacing damaged code
+  return { validators, cached: false };
 }
 
 const FILE = 'validators.cjs';
+/** V8's code cache of FILE. */
+const CODE_CACHE = 'validators.v8-cache';
 
 /**
  * Ajv's code for every kind's source and response validators, as one CommonJS module. A response's
@@ -94,10 +105,17 @@ function compile(schemas: SchemaSet): string {
   return `module.exports = Object.assign({}, ${inner(code('source'))}, ${inner(code('response'))});\n`;
 }
 
-function evaluate(code: string): Record<string, ValidateFunction> {
+/**
+ * Runs the validators' code, with V8's code cache of it if one is given. Gives a code cache to keep
+ * when none was given or V8 refused the one given, made once the code has run, so that it holds the
+ * functions compiled while running it too.
+ */
+function evaluate(code: string, cachedData?: Buffer): { validators: Record<string, ValidateFunction>; codeCache?: Buffer } {
+  const script = new vm.Script(`(function (require, module, exports) {\n${code}\n})`, { filename: FILE, cachedData });
   const module = { exports: {} as Record<string, ValidateFunction> };
-  new Function('require', 'module', 'exports', code)(require, module, module.exports);
-  return module.exports;
+  (script.runInThisContext() as (...args: unknown[]) => void)(require, module, module.exports);
+  const fresh = cachedData === undefined || script.cachedDataRejected === true;
+  return { validators: module.exports, codeCache: fresh ? script.createCachedData() : undefined };
 }
 
 /** The formats each side's validators are held to (`compile`). */
