@@ -11,7 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../build/paths.ts';
-import { buildWorld, fixtureWorld, snapshot, tempDir } from './helpers.ts';
+import { buildWorld, fixtureWorld, snapshot, tempDir, withCacheDir } from './helpers.ts';
 
 const exec = promisify(execFile);
 
@@ -141,20 +141,16 @@ describe('a checked record edited in the cache', () => {
   });
 
   it('is never published when the checking threads take the records either: its file is checked anew there', async () => {
-    const before = process.env.CRS_CACHE_DIR;
-    process.env.CRS_CACHE_DIR = path.join(world.root, 'threads-cache');
-    try {
+    const cache = path.join(world.root, 'threads-cache');
+    await withCacheDir(cache, async () => {
       const out = (name: string) => path.join(world.root, name);
       const onThreads = (name: string) => buildWorld({ dataDir: world.data, outDir: out(name), plain: true }, { checkOnThreads: true });
       expect(await onThreads('threads-cold')).toMatchObject({ cached: 0 });
-      forge(process.env.CRS_CACHE_DIR, 'data/type/fire.yaml', (r) => (r.name = 'FIRE!'));
-      forge(process.env.CRS_CACHE_DIR, 'data/stat/defense.yaml', (r) => (r.move_damage_class = { url: 'javascript:alert(1)' }));
+      forge(cache, 'data/type/fire.yaml', (r) => (r.name = 'FIRE!'));
+      forge(cache, 'data/stat/defense.yaml', (r) => (r.move_damage_class = { url: 'javascript:alert(1)' }));
       expect(await onThreads('threads-forged')).toMatchObject({ parsed: 2, cached: files - 2 });
       expect(await snapshot(out('threads-forged'))).toEqual(await snapshot(out('threads-cold')));
-    } finally {
-      if (before === undefined) delete process.env.CRS_CACHE_DIR;
-      else process.env.CRS_CACHE_DIR = before;
-    }
+    });
   });
 
   it('without its hash written again makes the kind it is of a miss', async () => {

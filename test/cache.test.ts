@@ -15,7 +15,7 @@ import { CheckedRecords } from '../build/pipeline/checked.ts';
 import type { ValidatorSet } from '../build/schemas/validators.ts';
 import type { SourceFile } from '../build/store.ts';
 import { projectRoot } from '../build/paths.ts';
-import { buildWorld, fixtureWorld, overlayBad, snapshot, tempDir } from './helpers.ts';
+import { buildWorld, fixtureWorld, overlayBad, snapshot, tempDir, withCacheDir } from './helpers.ts';
 
 const run = promisify(execFile);
 
@@ -169,9 +169,7 @@ describe('records checked before', () => {
 
   it('are taken on the checking threads, with the output of a build that checks every file on this thread, and kept as they were', async () => {
     const world = await fixtureWorld('starter');
-    const before = process.env.CRS_CACHE_DIR;
-    process.env.CRS_CACHE_DIR = path.join(world.root, 'cache');
-    try {
+    await withCacheDir(path.join(world.root, 'cache'), async () => {
       const out = (name: string) => path.join(world.root, name);
       const cold = await buildWorld({ dataDir: world.data, outDir: out('cold'), plain: true }, { checkOnThreads: true });
       // Each kind's entry, by the inode it was written to: an entry rewritten is a new folder.
@@ -189,10 +187,7 @@ describe('records checked before', () => {
       const inline = await buildWorld({ dataDir: world.data, outDir: out('inline'), plain: true }, { checkOnThreads: false });
       expect(inline.cached).toBe(0);
       expect(await snapshot(out('warm'))).toEqual(await snapshot(out('inline')));
-    } finally {
-      if (before === undefined) delete process.env.CRS_CACHE_DIR;
-      else process.env.CRS_CACHE_DIR = before;
-    }
+    });
   });
 
   it('are kept a piece at a time and read back whole, however large a kind', async () => {

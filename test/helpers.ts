@@ -66,6 +66,21 @@ export function buildWorld(options: BuildOptions, tuning?: Tuning) {
   return build({ baseUrl: BASE, ...options }, tuning);
 }
 
+/**
+ * Runs `run` with CRS_CACHE_DIR set to `dir` for the builds it makes in this process (it may set it
+ * again), and puts back what it was afterwards.
+ */
+export async function withCacheDir<T>(dir: string, run: () => Promise<T>): Promise<T> {
+  const before = process.env.CRS_CACHE_DIR;
+  process.env.CRS_CACHE_DIR = dir;
+  try {
+    return await run();
+  } finally {
+    if (before === undefined) delete process.env.CRS_CACHE_DIR;
+    else process.env.CRS_CACHE_DIR = before;
+  }
+}
+
 /** Builds and returns the problems it reported (empty when it succeeded). */
 export async function buildProblems(options: BuildOptions, tuning?: Tuning): Promise<Problem[]> {
   try {
