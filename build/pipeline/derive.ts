@@ -628,7 +628,7 @@ const written: Record<string, Derivation> = {
         (enc.version_details ?? []).forEach((vd: Data, j: number) => {
           // Set between the two fields it sorts between, where serialise.ts would otherwise copy the object.
           const { encounter_details: d, max_chance: _given, version, ...rest } = vd;
-          enc.version_details[j] = { encounter_details: d, max_chance: total.get(vd.version?.url) ?? 0, version, ...rest };
+          enc.version_details[j] = { encounter_details: d, max_chance: total.get(version?.url) ?? 0, version, ...rest };
           if (d && d.min_level > d.max_level) {
             const pointer = pointerOf(['creature_encounters', i, 'version_details', j, 'encounter_details', 'min_level']);
             problems.add({

@@ -86,12 +86,13 @@ const CODE_CACHE = 'validators.v8-cache';
 function compile(schemas: SchemaSet): string {
   const { _ } = require('ajv') as typeof import('ajv');
   const code = (side: 'source' | 'response') => {
-    const formats = SIDE_FORMATS[side];
+    const mode = SIDE_FORMATS[side];
     const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
     const standaloneCode = (require('ajv/dist/standalone/index.js') as typeof import('ajv/dist/standalone/index.js')).default;
     const addFormats = require('ajv-formats') as (ajv: Ajv2020, options: { mode: 'full' | 'fast' }) => void;
-    const ajv = new Ajv2020({ ...OPTIONS, code: { source: true, formats: _`require(${FORMATS})[${formats}]` } });
-    addFormats(ajv, { mode: formats === 'fullFormats' ? 'full' : 'fast' });
+    // ajv-formats' modes, `full` and `fast`, are its `fullFormats` and `fastFormats`.
+    const ajv = new Ajv2020({ ...OPTIONS, code: { source: true, formats: _`require(${FORMATS})[${`${mode}Formats`}]` } });
+    addFormats(ajv, { mode });
     for (const keyword of KEYWORDS) ajv.addKeyword({ keyword });
     const names: Record<string, string> = {};
     for (const [kind, info] of schemas.kinds) {
@@ -119,7 +120,7 @@ function evaluate(code: string, cachedData?: Buffer): { validators: Record<strin
 }
 
 /** The formats each side's validators are held to (`compile`). */
-const SIDE_FORMATS = { source: 'fullFormats', response: 'fastFormats' } as const;
+const SIDE_FORMATS = { source: 'full', response: 'fast' } as const;
 
 /** Where the validators' code takes its formats from (`compile`). */
 const FORMATS = 'ajv-formats/dist/formats';
