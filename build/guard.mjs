@@ -105,33 +105,44 @@ export function unreadable(root, file, max = MAX_FILE_BYTES) {
 }
 
 /**
- * The bytes of a file `unreadable` lets through, read from the one descriptor it is checked by
- * again, so a file swapped or grown since is never read past the limit; or the reason it is refused.
+ * The bytes of a file `unreadable` lets through, read from one descriptor that is checked again
+ * once open, so a file swapped or grown since is never read past the limit; or the reason it is
+ * refused. A file that passes costs two path lookups, an open and an fstat: a build reads every
+ * source, schema and module of its own through here (docs/PERFORMANCE.md, "Reading through the guard").
+ * Only a file refused is looked at again, by `unreadable`, to say why.
  * @param {string} root
  * @param {string} file
  * @param {number} [max]
  * @returns {{ bytes: Buffer } | { why: string }}
  */
 export function readInside(root, file, max = MAX_FILE_BYTES) {
-  const why = unreadable(root, file, max);
-  if (why) return { why };
   let fd;
   try {
-    // O_NONBLOCK: a FIFO put in the file's place since the check is not waited on.
-    fd = fs.openSync(fs.realpathSync(file), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    const real = fs.realpathSync.native(file);
+    if (!within(real, fs.realpathSync.native(root))) return { why: unreadable(root, file, max) ?? `is outside ${root}` };
+    // O_NONBLOCK: a FIFO is never waited on; O_NOFOLLOW: a link put in the file's place since is not followed.
+    fd = fs.openSync(real, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+  } catch (err) {
+    return { why: unreadable(root, file, max) ?? cannotRead(err) };
+  }
+  try {
     const stats = fs.fstatSync(fd);
     if (!stats.isFile()) return { why: `is ${kindOf(stats)}, not a regular file` };
-    const bytes = Buffer.allocUnsafe(Math.min(stats.size, max) + 1);
+    if (stats.size > max) return { why: `is ${stats.size} bytes, over the limit of ${max}` };
+    const bytes = Buffer.allocUnsafe(stats.size + 1);
     let length = 0;
     for (let n; length < bytes.length && (n = fs.readSync(fd, bytes, length, bytes.length - length, null)) > 0;) length += n;
     if (length > max) return { why: `grew past the limit of ${max} bytes while it was read` };
     return { bytes: bytes.subarray(0, length) };
   } catch (err) {
-    return { why: `could not be read (${/** @type {NodeJS.ErrnoException} */ (err).code ?? /** @type {Error} */ (err).message})` };
+    return { why: cannotRead(err) };
   } finally {
-    if (fd !== undefined) fs.closeSync(fd);
+    fs.closeSync(fd);
   }
 }
+
+/** @param {unknown} err */
+const cannotRead = (err) => `could not be read (${/** @type {NodeJS.ErrnoException} */ (err).code ?? /** @type {Error} */ (err).message})`;
 
 /**
  * Refuses a folder a command reads from, given as `setting` (`--from`, `--data`, `--base`): it must

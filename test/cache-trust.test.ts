@@ -208,17 +208,17 @@ describe('code in the cache', () => {
     expect(await snapshot(out)).toEqual(clean);
   });
 
-  it("is parsed anew when V8's code cache of the validators is edited, even with its hash written again, and a good one kept", async () => {
+  it("is compiled anew when V8's code cache of the validators is edited, even with its hash written again, and a good one kept", async () => {
     const entry = onlyEntry(own, 'validators');
-    const codeCache = path.join(entry, 'validators.v8-cache');
+    const codeCache = path.join(entry, 'validators.run.v8-cache');
     const garbage = Buffer.alloc(fs.statSync(codeCache).size, 7);
     fs.writeFileSync(codeCache, garbage);
-    rehash(entry, 'validators.v8-cache');
+    rehash(entry, 'validators.run.v8-cache');
     const out = path.join(world.root, 'code-cache');
     counts(await build(path.join(world.root, 'code-cache-records'), world.data, out, project));
     expect(await snapshot(out)).toEqual(clean);
     // V8 refused it; the build kept the code cache it made, which the next build takes.
-    const kept = fs.readFileSync(path.join(onlyEntry(own, 'validators'), 'validators.v8-cache'));
+    const kept = fs.readFileSync(path.join(onlyEntry(own, 'validators'), 'validators.run.v8-cache'));
     expect(kept.length).toBeGreaterThan(0);
     expect(kept.equals(garbage)).toBe(false);
   });

@@ -361,6 +361,7 @@ async function render(ctx: Context, src: Sources, stages: Stages, checked: Check
     meta: { date: ctx.date, hash: buildKey(ctx, src.files, false) },
   });
   const result = tree ? await publish(ctx, src, store, tree, output, changes) : checkOnly(ctx, output);
+  compiled?.keepCodeCache();
   // Counted once the output is made: a remembered record read again to publish it was parsed.
   const cached = cache?.taken ?? 0;
   const parsed = src.files.filter((f) => !f.known).length - cached;

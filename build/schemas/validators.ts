@@ -15,6 +15,11 @@ const require = createRequire(import.meta.url);
 export interface Validators {
   source: ValidatorSet;
   response: ValidatorSet;
+  /**
+   * Keeps V8's code cache of the validators beside their code, when the cache has none that V8
+   * takes: called once they have run, so that it holds the validators compiled while running.
+   */
+  keepCodeCache(): void;
 }
 
 /** A validator per kind. */
@@ -33,48 +38,59 @@ export const KEYWORDS = ['x-ref', 'x-ref-by', 'x-source', 'x-lookup', 'x-inverse
  * hash of everything it depends on, and loaded from there while the schemas stay the same.
  */
 export function compileValidators(schemas: SchemaSet): Validators {
-  const exports = loadValidators(schemas).validators;
+  const loaded = loadValidators(schemas);
   const set = (side: 'source' | 'response'): ValidatorSet => ({
-    get: (kind) => (schemas.kinds.has(kind) ? exports[`${side}:${kind}`] : undefined),
+    get: (kind) => (schemas.kinds.has(kind) ? loaded.validators[`${side}:${kind}`] : undefined),
     keys: () => schemas.kinds.keys(),
   });
-  return { source: set('source'), response: set('response') };
+  return { source: set('source'), response: set('response'), keepCodeCache: loaded.keepCodeCache };
 }
 
 /**
  * The validators' code, from the cache in `dir` (the very bytes checked against the hash they were
  * kept with, so code changed in the cache is never run) or compiled now (and then kept); `cached`
- * says which. Beside the code the entry keeps V8's code cache of it, which spares parsing it: the
- * code of 49 kinds is some 3 MB (docs/PERFORMANCE.md, "Validator code cache"). V8 takes that only
- * for the very code, V8 and flags it was made by, and otherwise parses the code as it would without it.
+ * says which. Beside the code the entry keeps V8's code cache of it, which spares compiling it: the
+ * code of 49 kinds is some 3 MB (docs/PERFORMANCE.md, "Validator code cache"). V8 compiles a
+ * function when it is first called, so a code cache made as the code is loaded holds little more
+ * than its top level; one is made by `keepCodeCache`, once the validators have run, and holds the
+ * ones this world calls. V8 takes it only for the very code, V8 and flags it was made by, and
+ * otherwise compiles the code as it would without it.
  */
 export function loadValidators(
   schemas: SchemaSet,
   dir = cacheArea('validators'),
-): { validators: Record<string, ValidateFunction>; cached: boolean } {
+): { validators: Record<string, ValidateFunction>; cached: boolean; keepCodeCache: () => void } {
   const versions = ['ajv', 'ajv-formats'].map((name) => (require(`${name}/package.json`) as { version: string }).version);
   const kinds = [...schemas.kinds].map(([kind, info]) => [kind, info.source, info.response]);
   // V8's tag of its version and flags too: its code cache is of no use to another (the scripts start
   // node with flags of their own, a test process without), and each keeps its own.
   const key = hashText(JSON.stringify([versions, v8.cachedDataVersionTag(), OPTIONS, KEYWORDS, SIDE_FORMATS, kinds]));
   const cache = new Cache(dir);
+  const loaded = (code: string, script: vm.Script | undefined) => ({
+    // Kept once: V8 takes the code cache made after the first build's validators ran.
+    keepCodeCache: () => {
+      if (script) cache.write(key, [[FILE, code], [CODE_CACHE, script.createCachedData()]], true);
+      script = undefined;
+    },
+  });
   const kept = cache.read(key, FILE)?.toString('utf8');
   if (kept !== undefined) {
     try {
-      const { validators, codeCache } = evaluate(kept, cache.read(key, CODE_CACHE));
-      if (codeCache) cache.write(key, [[FILE, kept], [CODE_CACHE, codeCache]], true); // kept without one, or with one V8 refused
-      return { validators, cached: true };
+      const { validators, script } = evaluate(kept, cache.read(key, CODE_CACHE));
+      // Without a code cache, or with one V8 refused, the code is kept again with one made once it has run.
+      const taken = script.cachedDataRejected === false;
+      return { validators, cached: true, ...loaded(kept, taken ? undefined : script) };
     } catch {} // damaged before it was kept: made again
   }
   const code = compile(schemas);
-  const { validators, codeCache } = evaluate(code);
-  cache.write(key, [[FILE, code], [CODE_CACHE, codeCache!]], true); // replacing damaged code
-  return { validators, cached: false };
+  const { validators, script } = evaluate(code);
+  cache.write(key, [[FILE, code]], true); // replacing damaged code
+  return { validators, cached: false, ...loaded(code, script) };
 }
 
 const FILE = 'validators.cjs';
-/** V8's code cache of FILE. */
-const CODE_CACHE = 'validators.v8-cache';
+/** V8's code cache of FILE, made once the validators have run (`keepCodeCache`). */
+const CODE_CACHE = 'validators.run.v8-cache';
 
 /**
  * Ajv's code for every kind's source and response validators, as one CommonJS module. A response's
@@ -106,17 +122,12 @@ function compile(schemas: SchemaSet): string {
   return `module.exports = Object.assign({}, ${inner(code('source'))}, ${inner(code('response'))});\n`;
 }
 
-/**
- * Runs the validators' code, with V8's code cache of it if one is given. Gives a code cache to keep
- * when none was given or V8 refused the one given, made once the code has run, so that it holds the
- * functions compiled while running it too.
- */
-function evaluate(code: string, cachedData?: Buffer): { validators: Record<string, ValidateFunction>; codeCache?: Buffer } {
+/** Runs the validators' code, with V8's code cache of it if one is given (`script.cachedDataRejected` says whether V8 took it). */
+function evaluate(code: string, cachedData?: Buffer): { validators: Record<string, ValidateFunction>; script: vm.Script } {
   const script = new vm.Script(`(function (require, module, exports) {\n${code}\n})`, { filename: FILE, cachedData });
   const module = { exports: {} as Record<string, ValidateFunction> };
   (script.runInThisContext() as (...args: unknown[]) => void)(require, module, module.exports);
-  const fresh = cachedData === undefined || script.cachedDataRejected === true;
-  return { validators: module.exports, codeCache: fresh ? script.createCachedData() : undefined };
+  return { validators: module.exports, script };
 }
 
 /** The formats each side's validators are held to (`compile`). */
