@@ -25,7 +25,7 @@ export const editorSchemasDir = path.join(projectRoot, '.editor-schemas');
  * CRS_CACHE_DIR when it is set, code and pages always in the project's own root. The first call
  * claims the root, and refuses (a UsageError) one that holds what the cache did not make.
  */
-export const cacheArea = (area: 'records' | 'validators' | 'explorer' | 'host-code') =>
+export const cacheArea = (area: 'records' | 'validators' | 'schemas' | 'explorer' | 'host-code') =>
   path.join(area === 'records' ? cacheRoot(projectRoot) : codeCacheRoot(projectRoot), area);
 
 const API = 'api/v2';

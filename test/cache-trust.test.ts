@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import v8 from 'node:v8';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../build/paths.ts';
 import { buildWorld, fixtureWorld, snapshot, tempDir, withCacheDir } from './helpers.ts';
@@ -255,6 +256,37 @@ describe('code in the cache', () => {
     const after = await snapshot(path.join(own, 'validators'));
     for (const [name, text] of foreign) expect(after.get(name), name).toBe(text);
     expect(after.get(`${entry}/validators.cjs`)).toContain('exports');
+  });
+
+  it("is derived anew when the kept schemas are edited in the project's own cache: without their hash, or as bytes V8 cannot read with it", async () => {
+    const entry = onlyEntry(own, 'schemas');
+    const kept = path.join(entry, 'schemas.v8');
+    const good = fs.readFileSync(kept);
+    // A kept set whose published schemas say otherwise, its hash left as it was: a miss.
+    const forged = v8.deserialize(good) as { documents: Map<string, { description?: string }> };
+    for (const doc of forged.documents.values()) doc.description = 'Forged';
+    fs.writeFileSync(kept, v8.serialize(forged));
+    const out = path.join(world.root, 'schemas-forged');
+    counts(await build(path.join(world.root, 'schemas-forged-records'), world.data, out, project));
+    expect(await snapshot(out)).toEqual(clean);
+    expect(fs.readFileSync(kept).equals(good)).toBe(true); // made again
+    fs.writeFileSync(kept, Buffer.alloc(good.length, 7));
+    rehash(entry, 'schemas.v8');
+    const garbled = path.join(world.root, 'schemas-garbled');
+    counts(await build(path.join(world.root, 'schemas-garbled-records'), world.data, garbled, project));
+    expect(await snapshot(garbled)).toEqual(clean);
+  });
+
+  it('keeps the schemas apart for other schema files: one edited is a miss, and its words are published', async () => {
+    const file = path.join(project, 'schemas/gender.json');
+    const schema = JSON.parse(fs.readFileSync(file, 'utf8')) as { description: string };
+    schema.description = 'A gender, as the edited schema file says.';
+    fs.writeFileSync(file, JSON.stringify(schema, null, 2));
+    const out = path.join(world.root, 'schemas-edited');
+    counts(await build(path.join(world.root, 'schemas-edited-records'), world.data, out, project));
+    expect(fs.readdirSync(path.join(own, 'schemas')).filter((name) => !name.startsWith('.'))).toHaveLength(2);
+    const published = JSON.parse(fs.readFileSync(path.join(out, 'schema/v2/gender.json'), 'utf8')) as { description: string };
+    expect(published.description).toBe(schema.description);
   });
 });
 

@@ -30,10 +30,14 @@
 //                        through lists such as moves.move) points at this one, in id order. Like
 //                        x-source "omit", the author never writes it
 // A list the response requires may be left out of a source record; it is then empty.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import v8 from 'node:v8';
+import { Cache } from '../cache.mjs';
 import { readInside, SLUG, UsageError } from '../guard.mjs';
-import { schemasDir } from '../paths.ts';
+import { cacheArea, schemasDir } from '../paths.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type Schema = { [key: string]: any };
@@ -105,10 +109,10 @@ export interface SchemaSet {
   kinds: Map<string, KindInfo>;
 }
 
-export function loadSchemas(): SchemaSet {
+export function loadSchemas(files = schemaFiles()): SchemaSet {
   const written = new Map<string, Schema>();
-  for (const file of fs.readdirSync(schemasDir).filter((f) => f.endsWith('.json')).sort()) {
-    const doc = readSchema(file);
+  for (const [file, bytes] of files) {
+    const doc = parseSchema(file, bytes);
     written.set(doc.$id ?? file, doc);
   }
   // Checked on the documents as written: inlining only copies their nodes, so a mark it brings is one checked here.
@@ -119,16 +123,26 @@ export function loadSchemas(): SchemaSet {
 }
 
 /**
- * A schema document of `schemas/`, read through the guard (a regular file inside the folder, under
- * the size limit, so that a FIFO is never waited on) and parsed; anything else is one line naming
- * the file, as a schema is the project's own setting.
+ * The schema documents of `schemas/`, by file name in order, each read through the guard (a regular
+ * file inside the folder, under the size limit, so that a FIFO is never waited on); anything else
+ * is one line naming the file, as a schema is the project's own setting.
  */
-function readSchema(file: string): Schema {
-  const read = readInside(schemasDir, path.join(schemasDir, file));
-  if ('why' in read) throw new UsageError(`schemas/${file}: ${read.why}`);
+function schemaFiles(): [string, Buffer][] {
+  return fs
+    .readdirSync(schemasDir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((file) => {
+      const read = readInside(schemasDir, path.join(schemasDir, file));
+      if ('why' in read) throw new UsageError(`schemas/${file}: ${read.why}`);
+      return [file, read.bytes];
+    });
+}
+
+function parseSchema(file: string, bytes: Buffer): Schema {
   let doc: unknown;
   try {
-    doc = JSON.parse(read.bytes.toString('utf8'));
+    doc = JSON.parse(bytes.toString('utf8'));
   } catch (err) {
     throw new UsageError(`schemas/${file}: is not JSON (${(err as Error).message})`);
   }
@@ -137,8 +151,35 @@ function readSchema(file: string): Schema {
 }
 
 /** The project's schemas, read once per process: the build's, its threads' and its derivations'. */
-export const projectSchemas = (): SchemaSet => (project ??= loadSchemas());
+export const projectSchemas = (): SchemaSet => (project ??= keptSchemas());
 let project: SchemaSet | undefined;
+
+/**
+ * The project's schemas as `loadSchemas` gives them, kept in the cache's `schemas` area when the
+ * build runs from its bundle: deriving every kind's source schema, inlined response and references
+ * took 30-40 ms of each process and thread, and reading them back takes a quarter of that
+ * (docs/PERFORMANCE.md, "Schemas kept"). The key is the bundle's folder, named by the hash of the
+ * build's sources, and the schema files' bytes, so a change to either is a miss. Run from its
+ * TypeScript sources (the tests), the build has no such name for its code, and derives them anew.
+ */
+function keptSchemas(): SchemaSet {
+  const files = schemaFiles();
+  if (import.meta.url.endsWith('.ts')) return loadSchemas(files);
+  const hash = createHash('sha1').update(fileURLToPath(new URL('.', import.meta.url)));
+  for (const [file, bytes] of files) hash.update(`\0${file}\0${bytes.length}\0`).update(bytes);
+  const key = hash.digest('base64url');
+  const cache = new Cache(cacheArea('schemas'));
+  const kept = cache.read(key, KEPT_SCHEMAS);
+  if (kept) {
+    try {
+      return v8.deserialize(kept) as SchemaSet;
+    } catch {} // damaged before it was kept: derived again
+  }
+  const schemas = loadSchemas(files);
+  cache.write(key, [[KEPT_SCHEMAS, v8.serialize(schemas)]], true);
+  return schemas;
+}
+const KEPT_SCHEMAS = 'schemas.v8';
 
 /** What the build knows of each kind, from the schema documents as written. */
 function kindInfos(written: Map<string, Schema>): Map<string, KindInfo> {
