@@ -65,7 +65,7 @@ export function loadValidators(
   const kinds = [...schemas.kinds].map(([kind, info]) => [kind, info.source, info.response]);
   // V8's tag of its version and flags too: its code cache is of no use to another (the scripts start
   // node with flags of their own, a test process without), and each keeps its own.
-  const key = hashText(JSON.stringify([versions, v8.cachedDataVersionTag(), OPTIONS, KEYWORDS, SIDE_FORMATS, kinds]));
+  const key = hashText(JSON.stringify([CODE_FORMAT, versions, v8.cachedDataVersionTag(), OPTIONS, KEYWORDS, SIDE_FORMATS, kinds]));
   const cache = new Cache(dir);
   const loaded = (code: string, script: vm.Script | undefined) => ({
     // Kept once: V8 takes the code cache made after the first build's validators ran.
@@ -91,6 +91,8 @@ export function loadValidators(
 }
 
 const FILE = 'validators.cjs';
+/** How `compile` writes the code, beyond what Ajv makes of the schemas: code kept in another way is another entry. */
+const CODE_FORMAT = 'ascii';
 /** V8's code cache of FILE, made once the validators have run (`keepCodeCache`). */
 const CODE_CACHE = 'validators.run.v8-cache';
 
