@@ -59,6 +59,14 @@ function onlyEntry(cache: string, area: string): string {
   return path.join(cache, area, entries[0]!);
 }
 
+/** The entry of the validators area of `cache` holding the code of `kind`'s validators. */
+function kindEntry(cache: string, kind: string): string {
+  const area = path.join(cache, 'validators');
+  const entries = fs.readdirSync(area).filter((name) => fs.existsSync(path.join(area, name, `${kind}.cjs`)));
+  expect(entries, kind).toHaveLength(1);
+  return path.join(area, entries[0]!);
+}
+
 /** Gives an entry's list the hash of the file at `name` as it now is, as someone who edits the cache with care would. */
 function rehash(entry: string, name: string): void {
   const list = path.join(entry, '.entry.json');
@@ -185,12 +193,12 @@ describe('code in the cache', () => {
       `import fs from 'node:fs'; fs.writeFileSync(${JSON.stringify(ran)}, 'ran'); export const main = async () => 0;`,
     );
     rehash(bundle, 'build.js');
-    const validators = onlyEntry(cache, 'validators');
+    const validators = kindEntry(cache, 'type');
     fs.writeFileSync(
-      path.join(validators, 'validators.cjs'),
+      path.join(validators, 'type.cjs'),
       `require('node:fs').writeFileSync(${JSON.stringify(ran)}, 'ran'); module.exports = {};`,
     );
-    rehash(validators, 'validators.cjs');
+    rehash(validators, 'type.cjs');
     const out = path.join(world.root, 'planted');
     counts(await build(cache, world.data, out, project));
     expect(fs.existsSync(ran)).toBe(false);
@@ -200,7 +208,7 @@ describe('code in the cache', () => {
   it("is never run when edited in the project's own cache: the validators", async () => {
     const ran = path.join(world.root, 'validators-ran');
     fs.writeFileSync(
-      path.join(onlyEntry(own, 'validators'), 'validators.cjs'),
+      path.join(kindEntry(own, 'type'), 'type.cjs'),
       `require('node:fs').writeFileSync(${JSON.stringify(ran)}, 'ran'); module.exports = {};`,
     );
     const out = path.join(world.root, 'validators');
@@ -210,16 +218,16 @@ describe('code in the cache', () => {
   });
 
   it("is compiled anew when V8's code cache of the validators is edited, even with its hash written again, and a good one kept", async () => {
-    const entry = onlyEntry(own, 'validators');
-    const codeCache = path.join(entry, 'validators.run.v8-cache');
+    const entry = kindEntry(own, 'type');
+    const codeCache = path.join(entry, 'type.run.v8-cache');
     const garbage = Buffer.alloc(fs.statSync(codeCache).size, 7);
     fs.writeFileSync(codeCache, garbage);
-    rehash(entry, 'validators.run.v8-cache');
+    rehash(entry, 'type.run.v8-cache');
     const out = path.join(world.root, 'code-cache');
     counts(await build(path.join(world.root, 'code-cache-records'), world.data, out, project));
     expect(await snapshot(out)).toEqual(clean);
     // V8 refused it; the build kept the code cache it made, which the next build takes.
-    const kept = fs.readFileSync(path.join(onlyEntry(own, 'validators'), 'validators.run.v8-cache'));
+    const kept = fs.readFileSync(path.join(kindEntry(own, 'type'), 'type.run.v8-cache'));
     expect(kept.length).toBeGreaterThan(0);
     expect(kept.equals(garbage)).toBe(false);
   });
@@ -245,17 +253,17 @@ describe('code in the cache', () => {
   });
 
   it('prunes only what it made: folders it did not make among its entries are left alone', async () => {
-    const entry = path.basename(onlyEntry(own, 'validators'));
+    const entry = path.basename(kindEntry(own, 'type'));
     // Foreign folders among the validators' entries, older than any: the first a pruning would take.
     userFolder(path.join(own, 'validators'), '.');
     const foreign = await snapshot(path.join(own, 'validators'));
     for (const name of [...foreign.keys()]) if (name.startsWith(`${entry}/`)) foreign.delete(name);
-    fs.writeFileSync(path.join(own, 'validators', entry, 'validators.cjs'), 'module.exports = (');
+    fs.writeFileSync(path.join(own, 'validators', entry, 'type.cjs'), 'module.exports = (');
     counts(await build(path.join(world.root, 'pruned-records'), world.data, path.join(world.root, 'pruned'), project));
     // The damaged entry was made again, beside every foreign folder.
     const after = await snapshot(path.join(own, 'validators'));
     for (const [name, text] of foreign) expect(after.get(name), name).toBe(text);
-    expect(after.get(`${entry}/validators.cjs`)).toContain('exports');
+    expect(after.get(`${entry}/type.cjs`)).toContain('exports');
   });
 
   it("is derived anew when the kept schemas are edited in the project's own cache: without their hash, or as bytes V8 cannot read with it", async () => {

@@ -9,8 +9,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { parse } from 'yaml';
 import { defaultDataDir } from '../build/paths.ts';
-import { loadSchemas, type SchemaSet } from '../build/schemas/schemas.ts';
-import { KEYWORDS, loadValidators, OPTIONS } from '../build/schemas/validators.ts';
+import { loadSchemas, type Schema, type SchemaSet } from '../build/schemas/schemas.ts';
+import { compileValidators, KEYWORDS, OPTIONS, type Validators } from '../build/schemas/validators.ts';
 import { tempDir } from './helpers.ts';
 
 const schemas = loadSchemas();
@@ -66,23 +66,42 @@ function judge(validators: Record<string, any>, side: string, kind: string, reco
   return { valid, errors: validate.errors, record: copy };
 }
 
+/** Every kind's validators by `side:kind`, each kind's loaded now. */
+function table(validators: Validators): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const kind of schemas.kinds.keys()) {
+    out[`source:${kind}`] = validators.source.get(kind);
+    out[`response:${kind}`] = validators.response.get(kind);
+  }
+  return out;
+}
+
+/** The cache entry holding a kind's code, in the validators area `dir`. */
+function entryOf(dir: string, kind: string): string {
+  const entries = fs.readdirSync(dir).filter((name) => fs.existsSync(path.join(dir, name, `${kind}.cjs`)));
+  expect(entries, kind).toHaveLength(1);
+  return path.join(dir, entries[0]!);
+}
+
 describe('validators kept between builds', () => {
   it('judge every record as the ones Ajv compiles in process do', async () => {
     const dir = await tempDir();
-    const fresh = loadValidators(schemas, dir);
-    expect(fresh.cached).toBe(false);
-    expect(fs.readdirSync(dir)).toHaveLength(1);
-    // Kept as ASCII, its descriptions' "é" and "…" as escapes: the judgments below hold their schemas, so the text is as written.
-    expect(isAscii(fs.readFileSync(path.join(dir, fs.readdirSync(dir)[0]!, 'validators.cjs')))).toBe(true);
-    const kept = loadValidators(schemas, dir);
-    expect(kept.cached).toBe(true);
+    const fresh = compileValidators(schemas, dir);
+    const freshTable = table(fresh);
+    expect(fresh.compiled().sort()).toEqual([...schemas.kinds.keys()].sort());
+    expect(fs.readdirSync(dir)).toHaveLength(schemas.kinds.size);
+    // Kept as ASCII, descriptions' "é" and "…" as escapes: the judgments below hold their schemas, so the text is as written.
+    for (const kind of schemas.kinds.keys()) expect(isAscii(fs.readFileSync(path.join(entryOf(dir, kind), `${kind}.cjs`))), kind).toBe(true);
+    const kept = compileValidators(schemas, dir);
+    const keptTable = table(kept);
+    expect(kept.compiled()).toEqual([]);
     const here = compiledHere();
     let invalid = 0;
     let beyondAscii = 0;
     for (const { side, kind, record } of samples()) {
       const a = judge(here, side, kind, record);
-      expect(judge(fresh.validators, side, kind, record), `${side} ${kind}`).toEqual(a);
-      expect(judge(kept.validators, side, kind, record), `${side} ${kind}`).toEqual(a);
+      expect(judge(freshTable, side, kind, record), `${side} ${kind}`).toEqual(a);
+      expect(judge(keptTable, side, kind, record), `${side} ${kind}`).toEqual(a);
       if (!a.valid) invalid++;
       if (/[^\0-\x7f]/.test(JSON.stringify(a.errors))) beyondAscii++;
     }
@@ -90,8 +109,20 @@ describe('validators kept between builds', () => {
     expect(beyondAscii).toBeGreaterThan(0);
   });
 
+  it("load a kind's only when they are asked for", async () => {
+    const dir = await tempDir();
+    const validators = compileValidators(schemas, dir);
+    expect([...validators.source.keys()]).toHaveLength(schemas.kinds.size);
+    expect(fs.readdirSync(dir)).toEqual([]);
+    expect(validators.source.get('type')).toBeTypeOf('function');
+    expect(validators.response.get('type')).toBeTypeOf('function');
+    expect(validators.source.get('no-such-kind')).toBeUndefined();
+    expect(validators.compiled()).toEqual(['type']);
+    expect(fs.readdirSync(dir)).toHaveLength(1);
+  });
+
   it('check every url however often it comes, passing only what Ajv passes', async () => {
-    const { validators } = loadValidators(schemas, await tempDir());
+    const validators = table(compileValidators(schemas, await tempDir()));
     const here = compiledHere();
     const version = (url: string) => ({
       id: 1,
@@ -113,63 +144,64 @@ describe('validators kept between builds', () => {
 
   it('are compiled again when the kept code is damaged', async () => {
     const dir = await tempDir();
-    loadValidators(schemas, dir);
-    const [entry] = fs.readdirSync(dir);
-    fs.writeFileSync(path.join(dir, entry!, 'validators.cjs'), 'module.exports = (');
-    const again = loadValidators(schemas, dir);
-    expect(again.cached).toBe(false);
-    expect(judge(again.validators, 'source', 'type', { id: 1 }).valid).toBe(false);
-    expect(loadValidators(schemas, dir).cached).toBe(true);
+    table(compileValidators(schemas, dir));
+    fs.writeFileSync(path.join(entryOf(dir, 'type'), 'type.cjs'), 'module.exports = (');
+    const again = compileValidators(schemas, dir);
+    table(again);
+    expect(again.compiled()).toEqual(['type']);
+    expect(judge(table(again), 'source', 'type', { id: 1 }).valid).toBe(false);
+    const third = compileValidators(schemas, dir);
+    table(third);
+    expect(third.compiled()).toEqual([]);
   });
 
   // One V8 refuses is tested through the command (cache-trust): in one process V8 compiles the same
   // code from its own memory, and never reads the code cache given.
   it("keep V8's code cache beside the code once they have run, and judge the same with it", async () => {
     const dir = await tempDir();
-    const fresh = loadValidators(schemas, dir);
-    const [entry] = fs.readdirSync(dir);
-    const codeCache = path.join(dir, entry!, 'validators.run.v8-cache');
+    const fresh = compileValidators(schemas, dir);
+    const freshTable = table(fresh);
+    const codeCaches = () => [...schemas.kinds.keys()].map((kind) => path.join(entryOf(dir, kind), `${kind}.run.v8-cache`));
     // Made only once the validators have run, so that it holds those compiled while running.
-    expect(fs.existsSync(codeCache)).toBe(false);
-    for (const { side, kind, record } of samples()) judge(fresh.validators, side, kind, record);
+    for (const file of codeCaches()) expect(fs.existsSync(file)).toBe(false);
+    for (const { side, kind, record } of samples()) judge(freshTable, side, kind, record);
     fresh.keepCodeCache();
-    const made = fs.readFileSync(codeCache);
-    expect(made.length).toBeGreaterThan(0);
+    const made = codeCaches().map((file) => fs.readFileSync(file));
+    for (const bytes of made) expect(bytes.length).toBeGreaterThan(0);
     const here = compiledHere();
-    const taken = loadValidators(schemas, dir);
-    expect(taken.cached).toBe(true);
+    const taken = compileValidators(schemas, dir);
+    const takenTable = table(taken);
+    expect(taken.compiled()).toEqual([]);
     for (const { side, kind, record } of samples())
-      expect(judge(taken.validators, side, kind, record), `${side}:${kind}`).toEqual(judge(here, side, kind, record));
-    // Taken as it is: the entry is not written again, by either. Compared as a boolean: a diff of two buffers this long takes minutes to draw.
-    const before = fs.statSync(codeCache).mtimeMs;
+      expect(judge(takenTable, side, kind, record), `${side}:${kind}`).toEqual(judge(here, side, kind, record));
+    // Taken as it is: no entry is written again, by either. Compared as booleans: a diff of two buffers this long takes long to draw.
+    const before = codeCaches().map((file) => fs.statSync(file).mtimeMs);
     fresh.keepCodeCache();
     taken.keepCodeCache();
-    expect(fs.readFileSync(codeCache).equals(made)).toBe(true);
-    expect(fs.statSync(codeCache).mtimeMs).toBe(before);
+    expect(codeCaches().map((file, i) => fs.readFileSync(file).equals(made[i]!))).not.toContain(false);
+    expect(codeCaches().map((file) => fs.statSync(file).mtimeMs)).toEqual(before);
   });
 
-  it('are kept apart for other schemas', async () => {
+  it("are kept apart for other schemas: a kind's changed is compiled again, and a few versions of each kept", async () => {
     const dir = await tempDir();
-    loadValidators(schemas, dir);
+    table(compileValidators(schemas, dir));
     const type = schemas.kinds.get('type')!;
-    const changed: SchemaSet = {
-      ...schemas,
-      kinds: new Map([...schemas.kinds, ['type', { ...type, source: { ...type.source, maxProperties: 1 } }]]),
-    };
-    const other = loadValidators(changed, dir);
-    expect(other.cached).toBe(false);
-    expect(fs.readdirSync(dir)).toHaveLength(2);
-    expect(judge(other.validators, 'source', 'type', { id: 1, name: 'fire' }).errors).toContainEqual(
-      expect.objectContaining({ keyword: 'maxProperties' }),
-    );
-    // The code of the four most recent schemas is kept, no more.
-    for (const max of [2, 3, 4, 5]) {
-      loadValidators(
-        { ...changed, kinds: new Map([...changed.kinds, ['type', { ...type, source: { ...type.source, maxProperties: max } }]]) },
-        dir,
-      );
+    const withType = (source: Schema): SchemaSet => ({ ...schemas, kinds: new Map([...schemas.kinds, ['type', { ...type, source }]]) });
+    const other = compileValidators(withType({ ...type.source, maxProperties: 1 }), dir);
+    const otherTable = table(other);
+    expect(other.compiled()).toEqual(['type']);
+    expect(fs.readdirSync(dir)).toHaveLength(schemas.kinds.size + 1);
+    expect(judge(otherTable, 'source', 'type', { id: 1, name: 'fire' }).errors).toContainEqual(expect.objectContaining({ keyword: 'maxProperties' }));
+    // Four versions of the schemas are kept for each kind: entries past four times the kinds go, the least recently used first.
+    const two: SchemaSet = { ...schemas, kinds: new Map(['type', 'gender'].map((kind) => [kind, schemas.kinds.get(kind)!])) };
+    const small = await tempDir();
+    for (const max of [2, 3, 4, 5, 6]) {
+      const kinds = new Map([...two.kinds].map(([kind, info]) => [kind, { ...info, source: { ...info.source, maxProperties: max } }]));
+      const validators = compileValidators({ ...two, kinds }, small);
+      validators.source.get('type');
+      validators.source.get('gender');
+      validators.keepCodeCache();
     }
-    expect(fs.readdirSync(dir)).toHaveLength(4);
-    expect(loadValidators(changed, dir).cached).toBe(false);
+    expect(fs.readdirSync(small)).toHaveLength(8);
   });
 });
