@@ -32,8 +32,9 @@ const memo = <T>(make: (kind: string) => T) => {
   };
 };
 const factsOf = memo(factFields);
+const crossOf = memo(crossDerived);
 /** Fields a published record takes from its facts as the build left them: resolved, or derived. */
-const overlaid = memo((kind) => new Set([...factFields(kind), ...crossDerived(kind)]));
+const overlaid = memo((kind) => new Set([...factsOf(kind), ...crossOf(kind)]));
 
 /** Sets a checked record aside as JSON; it goes on with its facts (taken now, before resolution). */
 export function park(entry: Entry): void {
@@ -123,7 +124,7 @@ export function factsKept(store: Store, files: SourceFile[], memory: Map<string,
  */
 export function settle(store: Store, derived?: ReadonlySet<string>, only?: (entry: Entry) => boolean): void {
   for (const kind of store.kinds()) {
-    const fields = crossDerived(kind);
+    const fields = crossOf(kind);
     const fresh = !derived || derived.has(kind);
     for (const entry of store.valid(kind)) {
       const known = entry.file.known;
