@@ -10,6 +10,6 @@ export type Role = 'check' | 'write';
 const fromSources = import.meta.url.endsWith('.ts');
 
 export function startThread(role: Role, data: Record<string, unknown> = {}, transferList: Transferable[] = []): Worker {
-  const options = { workerData: { ...data, role }, transferList, execArgv: process.env.PROF_THREADS ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.PROF_THREADS, '--cpu-prof-interval', '200'] : [] };
+  const options = { workerData: { ...data, role }, transferList, execArgv: [] };
   return new Worker(new URL(fromSources ? './thread.mjs' : './thread-entry.js', import.meta.url), options);
 }

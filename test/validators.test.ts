@@ -91,7 +91,8 @@ describe('validators kept between builds', () => {
     expect(fresh.compiled().sort()).toEqual([...schemas.kinds.keys()].sort());
     expect(fs.readdirSync(dir)).toHaveLength(schemas.kinds.size);
     // Kept as ASCII, descriptions' "é" and "…" as escapes: the judgments below hold their schemas, so the text is as written.
-    for (const kind of schemas.kinds.keys()) expect(isAscii(fs.readFileSync(path.join(entryOf(dir, kind), `${kind}.cjs`))), kind).toBe(true);
+    for (const kind of schemas.kinds.keys())
+      expect(isAscii(fs.readFileSync(path.join(entryOf(dir, kind), `${kind}.cjs`))), kind).toBe(true);
     const kept = compileValidators(schemas, dir);
     const keptTable = table(kept);
     expect(kept.compiled()).toEqual([]);
@@ -191,7 +192,9 @@ describe('validators kept between builds', () => {
     const otherTable = table(other);
     expect(other.compiled()).toEqual(['type']);
     expect(fs.readdirSync(dir)).toHaveLength(schemas.kinds.size + 1);
-    expect(judge(otherTable, 'source', 'type', { id: 1, name: 'fire' }).errors).toContainEqual(expect.objectContaining({ keyword: 'maxProperties' }));
+    expect(judge(otherTable, 'source', 'type', { id: 1, name: 'fire' }).errors).toContainEqual(
+      expect.objectContaining({ keyword: 'maxProperties' }),
+    );
     // Four versions of the schemas are kept for each kind: entries past four times the kinds go, the least recently used first.
     const two: SchemaSet = { ...schemas, kinds: new Map(['type', 'gender'].map((kind) => [kind, schemas.kinds.get(kind)!])) };
     const small = await tempDir();
