@@ -777,10 +777,21 @@ export function affectedKinds(changed: ReadonlySet<string>): Set<string> {
   return out;
 }
 
-/** `kinds`, and every kind whose facts a derivation filling in one of them reads: what deriving them needs resolved. */
-export function readBy(kinds: ReadonlySet<string>): Set<string> {
-  const out = new Set(kinds);
-  for (const [key, d] of Object.entries(derivations)) if (d.run && kinds.has(kindOf(key))) for (const k of Object.keys(d.reads)) out.add(k);
+/**
+ * What deriving the fields of `kinds` needs resolved: each of `kinds` whole (undefined), and every
+ * other kind whose facts a derivation filling in one of them reads, with the fields it reads.
+ */
+export function readBy(kinds: ReadonlySet<string>): Map<string, Set<string> | undefined> {
+  const out = new Map<string, Set<string> | undefined>([...kinds].map((kind) => [kind, undefined]));
+  for (const [key, d] of Object.entries(derivations)) {
+    if (!d.run || !kinds.has(kindOf(key))) continue;
+    for (const [kind, fields] of Object.entries(d.reads)) {
+      if (kinds.has(kind)) continue;
+      const read = out.get(kind) ?? new Set<string>();
+      for (const field of fields) read.add(field);
+      out.set(kind, read);
+    }
+  }
   return out;
 }
 

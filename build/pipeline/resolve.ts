@@ -7,13 +7,19 @@ import type { Entry, Store } from '../store.ts';
 import { at } from './parse.ts';
 import { nearest, show } from '../report/hints.ts';
 
-/** Resolves the records of every kind, or of `kinds`. */
-export function resolve(store: Store, schemas: SchemaSet, problems: Problems, kinds?: ReadonlySet<string>): void {
+/**
+ * Resolves the records of every kind, or of the kinds `kinds` names: each whole, or only the
+ * references under the top-level fields it gives (a kind whose records are only read by the
+ * derivations of others, and not published again).
+ */
+export function resolve(store: Store, schemas: SchemaSet, problems: Problems, kinds?: ReadonlyMap<string, ReadonlySet<string> | undefined>): void {
   for (const [kind, info] of schemas.kinds) {
     if (kinds && !kinds.has(kind)) continue;
-    for (const entry of store.valid(kind)) resolveEntry(store, info.refSites, entry, problems);
+    const fields = kinds?.get(kind);
+    const sites = fields ? info.refSites.filter((site) => fields.has(site.path[0]!)) : info.refSites;
+    for (const entry of store.valid(kind)) resolveEntry(store, sites, entry, problems);
     // A record whose id or name another holds is not published, but its references are read for their problems.
-    for (const entry of store.apart(kind)) resolveEntry(store, info.refSites, entry, problems);
+    for (const entry of store.apart(kind)) resolveEntry(store, sites, entry, problems);
   }
 }
 
