@@ -11,6 +11,7 @@
 //
 // Fields are separated by tabs. A path holding a tab, a newline or a leading '"' is written as a
 // JSON string.
+import { isAscii } from 'node:buffer';
 import fs from 'node:fs/promises';
 import type { Remembered, SourceFile, SourceStamp } from '../store.ts';
 import { PATH_SCANS_BEFORE_INDEX } from '../tuning.ts';
@@ -321,7 +322,8 @@ export class Lines {
 export function manifestOf(bytes: Buffer): Manifest | undefined {
   const at = pathLinesEnd(bytes);
   if (at < bytes.length && !fileOrMemory(bytes[at]!)) return undefined;
-  const rest = () => bytes.toString('utf8', at);
+  // Most manifests are ASCII, which is read into a string in a quarter of UTF-8's time: a dev loop reads one each save.
+  const rest = () => (isAscii(bytes.subarray(at)) ? bytes.toString('latin1', at) : bytes.toString('utf8', at));
   // A rest of one byte a character (the text's length is the bytes'): a rebuild writes its kept lines from these bytes.
   return parseManifest(bytes.toString('utf8', 0, at), rest, (text) => (text.length === bytes.length - at ? bytes.subarray(at) : undefined));
 }

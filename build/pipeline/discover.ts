@@ -187,8 +187,9 @@ export function discover(dataDir: string, problems: Problems, known?: FileList, 
  * (hidden ones passed over), by name. Whether each is a file fit to publish is media.ts's to say.
  */
 function mediaFolders(dataDir: string, { sources, folders }: Listing): Map<string, MediaFile[]> {
-  const stems = new Set(sources.map((s) => s.path.slice(0, s.path.lastIndexOf('.'))));
   const out = new Map<string, MediaFile[]>();
+  if (folders.length === 0) return out; // most worlds: a dev loop's every save lists them
+  const stems = new Set(sources.map((s) => s.path.slice(0, s.path.lastIndexOf('.'))));
   for (const name of folders) {
     if (!stems.has(name)) continue;
     const abs = path.join(dataDir, name);

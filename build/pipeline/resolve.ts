@@ -12,7 +12,12 @@ import { nearest, show } from '../report/hints.ts';
  * references under the top-level fields it gives (a kind whose records are only read by the
  * derivations of others, and not published again).
  */
-export function resolve(store: Store, schemas: SchemaSet, problems: Problems, kinds?: ReadonlyMap<string, ReadonlySet<string> | undefined>): void {
+export function resolve(
+  store: Store,
+  schemas: SchemaSet,
+  problems: Problems,
+  kinds?: ReadonlyMap<string, ReadonlySet<string> | undefined>,
+): void {
   for (const [kind, info] of schemas.kinds) {
     if (kinds && !kinds.has(kind)) continue;
     const fields = kinds?.get(kind);
