@@ -15,7 +15,7 @@ const layers = [
   ['output', 'site'],
   ['incremental'],
   ['schemas', 'report'],
-  ['paths.ts', 'config.ts', 'tuning.ts', 'threads.ts', 'hash.ts', 'store.ts', 'api-types.ts', 'cache.mjs', 'guard.mjs'],
+  ['paths.ts', 'config.ts', 'tuning.ts', 'threads.ts', 'hash.ts', 'store.ts', 'api-types.ts', 'cache.mjs', 'guard.mjs', 'sources.mjs'],
 ];
 const placed = new Set(layers.flat());
 const unplaced = fs.readdirSync(new URL('build', import.meta.url)).filter((name) => !name.startsWith('.') && !placed.has(name));

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Cache, cacheRoot, codeCacheRoot } from './cache.mjs';
+import { codeFiles } from './sources.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Each bundle entry, by its name in the bundle; all sit in one folder, beside the shared chunks. */
@@ -27,11 +28,7 @@ const COMMANDS = Object.keys(ENTRIES).filter((name) => name !== 'thread-entry');
 function sourcesHash() {
   const hash = createHash('sha1');
   const build = path.join(root, 'build');
-  const files = fs
-    .readdirSync(build, { recursive: true })
-    .filter((f) => /\.(ts|mts|mjs)$/.test(f))
-    .sort();
-  for (const file of files)
+  for (const file of codeFiles(build))
     hash
       .update(`${file}\0`)
       .update(fs.readFileSync(path.join(build, file)))

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { baseUrlFromEnv, checkBaseUrl, sourceDateFromEnv } from '../config.ts';
 import { readInside, UsageError } from '../guard.mjs';
+import { codeFiles } from '../sources.mjs';
 import { discover, type Listing } from './discover.ts';
 import { hashText } from '../hash.ts';
 import { readUnhashed } from './parse.ts';
@@ -114,9 +115,8 @@ export function schemaSet(): { schemas: SchemaSet; readonly validators: Validato
 function toolFingerprint(): string {
   if (fingerprint) return fingerprint;
   const outside = /^(cli|tools|diff)\/|^site\/serve\.ts$/;
-  const code = (fs.readdirSync(path.join(projectRoot, 'build'), { recursive: true }) as string[])
-    .map((f) => f.split(path.sep).join('/'))
-    .filter((f) => /\.(ts|mjs)$/.test(f) && !outside.test(f))
+  const code = codeFiles(path.join(projectRoot, 'build'))
+    .filter((f) => !outside.test(f))
     .map((f) => `build/${f}`);
   const schemas = fs
     .readdirSync(path.join(projectRoot, 'schemas'))
