@@ -122,7 +122,7 @@ function loadKind(schemas: SchemaSet, kind: string, cache: Cache, base: unknown[
       return loaded(kept, { validators, script: script.cachedDataRejected === false ? undefined : script }, true);
     } catch {} // damaged before it was kept: made again
   }
-  const code = compile(kind, info.source, info.response);
+  const code = compile(kind, key, info.source, info.response);
   const evaluated = evaluate(code, file);
   cache.write(key, [[file, code]], true, false); // replacing damaged code
   return loaded(code, evaluated, false);
@@ -135,25 +135,41 @@ function loadKind(schemas: SchemaSet, kind: string, cache: Cache, base: unknown[
  * half a second of a PokeAPI build (docs/PERFORMANCE.md, "Validator code cache"). A source's are
  * an author's, and held to the full grammar.
  */
-function compile(kind: string, source: Schema, response: Schema): string {
-  const { _ } = require('ajv') as typeof import('ajv');
+function compile(kind: string, key: string, source: Schema, response: Schema): string {
   const code = (side: Side, schema: Schema) => {
-    const mode = SIDE_FORMATS[side];
-    const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
-    const standaloneCode = (require('ajv/dist/standalone/index.js') as typeof import('ajv/dist/standalone/index.js')).default;
-    const addFormats = require('ajv-formats') as (ajv: Ajv2020, options: { mode: 'full' | 'fast' }) => void;
-    // ajv-formats' modes, `full` and `fast`, are its `fullFormats` and `fastFormats`.
-    const ajv = new Ajv2020({ ...OPTIONS, code: { source: true, formats: _`require(${FORMATS})[${`${mode}Formats`}]` } });
-    addFormats(ajv, { mode });
-    for (const keyword of KEYWORDS) ajv.addKeyword({ keyword });
-    const name = `${side}:${kind}`;
-    ajv.addSchema(schema, name);
-    return standaloneCode(ajv, { [name]: name });
+    const ajv = compiler(side);
+    // Named by the key too: one process may compile a kind's schemas as they were and as they are.
+    const id = `${side}:${kind}:${key}`;
+    if (!ajv.getSchema(id)) ajv.addSchema(schema, id);
+    return standaloneCode(ajv, { [`${side}:${kind}`]: id });
   };
   // Two modules in one: each runs in a function of its own, and their exports are merged.
   const inner = (text: string) => `(function () {\nconst module = { exports: {} }; const exports = module.exports;\n${text}\nreturn module.exports;\n})()`;
   return escapeNonAscii(`module.exports = Object.assign({}, ${inner(code('source', source))}, ${inner(code('response', response))});\n`);
 }
+
+/**
+ * Each side's Ajv, made when a kind's validators are first compiled in this process and kept for
+ * the others: one made for each kind, with its formats, took twice as long to compile all 49.
+ */
+function compiler(side: Side): Ajv2020 {
+  let ajv = compilers.get(side);
+  if (ajv) return ajv;
+  const { _ } = require('ajv') as typeof import('ajv');
+  const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  const addFormats = require('ajv-formats') as (ajv: Ajv2020, options: { mode: 'full' | 'fast' }) => void;
+  const mode = SIDE_FORMATS[side];
+  // ajv-formats' modes, `full` and `fast`, are its `fullFormats` and `fastFormats`.
+  ajv = new Ajv2020({ ...OPTIONS, code: { source: true, formats: _`require(${FORMATS})[${`${mode}Formats`}]` } });
+  addFormats(ajv, { mode });
+  for (const keyword of KEYWORDS) ajv.addKeyword({ keyword });
+  compilers.set(side, ajv);
+  return ajv;
+}
+const compilers = new Map<Side, Ajv2020>();
+
+const standaloneCode: typeof import('ajv/dist/standalone/index.js').default = (...args) =>
+  (require('ajv/dist/standalone/index.js') as typeof import('ajv/dist/standalone/index.js')).default(...args);
 
 /**
  * The code with each character past ASCII (a schema's description: "Pokédex", "…") written as its
