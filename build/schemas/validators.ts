@@ -1,5 +1,5 @@
-// The compiled validators: every kind's source and response schema, compiled by Ajv once and kept
-// as code under a hash of everything it depends on, so that later builds load it instead.
+// The compiled validators: each kind's source and response schema, compiled by Ajv once and kept
+// as code under a hash of everything they depend on, so that later builds load them instead.
 import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
 import { isAscii } from 'node:buffer';
 import { createRequire } from 'node:module';
