@@ -40,7 +40,7 @@ export const KEYWORDS = ['x-ref', 'x-ref-by', 'x-source', 'x-lookup', 'x-inverse
  * the kinds it checks or publishes anew, where loading all 49 kinds' took a tenth of a small
  * rebuild (docs/PERFORMANCE.md, "Validators by kind"). Compiling takes longer than a small build
  * spends on anything else, so the code Ajv makes of a kind's schemas is kept in the cache's
- * `validators` area (`kindValidators`), and loaded from there while they stay the same.
+ * `validators` area (`loadKind`), and loaded from there while they stay the same.
  */
 export function compileValidators(schemas: SchemaSet, dir = cacheArea('validators')): Validators {
   // A kind's entries of a few versions of the schemas and the build.
