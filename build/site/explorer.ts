@@ -1,26 +1,20 @@
 // The explorer page, built by vite into files for the root of the published site (index.html,
 // assets/…). A build is kept in the cache's `explorer` area under a hash of its sources, so the
 // API build pays for vite only when the page itself changed.
-import fs from 'node:fs';
+import type { Dirent } from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../paths.ts';
+import { filesIn } from '../sources.mjs';
 import { bundleKey, keptBundle } from './kept.ts';
 
 const explorerDir = path.join(projectRoot, 'explorer');
 const configFile = path.join(projectRoot, 'vite.config.ts');
 
-/**
- * The files under a folder (absolute paths), but for hidden ones and installed packages; links are
- * not followed. Every build lists the explorer's folder for its fingerprint, and a walk of a dozen
- * files costs a tenth of fast-glob's first call.
- */
-export function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    if (entry.name.startsWith('.') || entry.name === 'node_modules') return [];
-    const file = path.join(dir, entry.name);
-    return entry.isDirectory() ? filesUnder(file) : entry.isFile() ? [file] : [];
-  });
-}
+/** The files under a folder (absolute paths), but for hidden ones and installed packages; links are not followed. */
+export const filesUnder = (dir: string): string[] => filesIn(dir, notASource).map((rel) => path.join(dir, rel));
+
+const notASource = (entry: Dirent) =>
+  entry.name.startsWith('.') || entry.name === 'node_modules' || !(entry.isFile() || entry.isDirectory());
 
 /**
  * Everything the page is built from: its folder, the vite config, the modules it imports from
