@@ -64,7 +64,26 @@ describe('a media file is hostile input', () => {
         fs.writeFileSync(path.join(folder, 'front.svg'), '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>\n'),
       'front.svg',
     );
-    expect(script).toMatch(/front\.svg is an SVG that holds <script: /);
+    expect(script).toMatch(/front\.svg is an SVG that holds <script>: /);
+    // A browser reads an SVG as XML: a prefix bound to SVG's namespace, or a character reference, is no disguise.
+    const prefixed = await refused(
+      (folder) =>
+        fs.writeFileSync(
+          path.join(folder, 'front.svg'),
+          '<svg xmlns="http://www.w3.org/2000/svg" xmlns:s="http://www.w3.org/2000/svg"><s:script>alert(1)</s:script></svg>\n',
+        ),
+      'front.svg',
+    );
+    expect(prefixed).toMatch(/front\.svg is an SVG that holds <s:script>: /);
+    const entity = await refused(
+      (folder) =>
+        fs.writeFileSync(
+          path.join(folder, 'front.svg'),
+          '<svg xmlns="http://www.w3.org/2000/svg"><a href="&#106;avascript:alert(1)"/></svg>\n',
+        ),
+      'front.svg',
+    );
+    expect(entity).toMatch(/front\.svg is an SVG that holds <a> whose href is a script url$/);
   });
 
   it('refuses a name that is not a slug, a path, and a file the folder does not hold', async () => {

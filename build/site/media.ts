@@ -6,6 +6,7 @@
 import { hash } from 'node:crypto';
 import { readInside } from '../guard.mjs';
 import { MEDIA_FILE } from '../schemas/schemas.ts';
+import { activeSvg } from './svg.ts';
 import type { MediaFile } from '../store.ts';
 
 /** The largest media file published: an image or a cry is well under it. */
@@ -19,12 +20,6 @@ const fileName = new RegExp(MEDIA_FILE);
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const OGG_SIGNATURE = Buffer.from('OggS', 'latin1');
 
-/**
- * What an SVG may not hold: it is served from the API's own origin, where a script in it, an
- * element embedding a page, an event handler or a link to a script would run as the site's own.
- */
-const SVG_ACTIVE = /<script|<foreignobject|<iframe|<embed|<object|\son[a-z]+\s*=|javascript:|<!entity|<!doctype/i;
-
 /** Why the bytes are not of the type the file's extension names, or undefined when they are. */
 export function wrongType(name: string, bytes: Buffer): string | undefined {
   const extension = name.slice(name.lastIndexOf('.') + 1);
@@ -34,12 +29,7 @@ export function wrongType(name: string, bytes: Buffer): string | undefined {
     return bytes.subarray(0, 4).equals(OGG_SIGNATURE) ? undefined : 'is not an OGG file (its bytes do not start as one does)';
   const text = bytes.toString('utf8');
   if (!Buffer.from(text, 'utf8').equals(bytes)) return 'is not an SVG image: it is not UTF-8 text';
-  // After an optional byte-order mark, XML declaration and comments, the first element is <svg.
-  const start = text.replace(/^\uFEFF?\s*(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*)*/, '');
-  if (!/^<svg[\s>]/.test(start)) return 'is not an SVG image: its first element is not <svg>';
-  const active = SVG_ACTIVE.exec(text);
-  if (active) return `is an SVG that holds ${active[0].trim()}: an image here may hold no script, embedded page or declaration`;
-  return undefined;
+  return activeSvg(text);
 }
 
 /** The bytes of a record's media file, checked; or why it is refused. */
