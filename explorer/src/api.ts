@@ -55,11 +55,23 @@ export function isNamedRef(value: unknown): value is NamedRef {
 /** The site root the data's urls start with (BASE_URL), learned from the API index. */
 let dataBase: string | undefined;
 
-/** Where an absolute url from the data (a sprite, a record) lives relative to this page. */
-export function localUrl(url: string): string {
-  if (dataBase && url.startsWith(dataBase + '/')) return new URL(url.slice(dataBase.length + 1), document.baseURI).href;
-  const rest = apiPathOf(url);
-  return rest === undefined ? url : pageUrl(rest);
+/**
+ * Where an absolute url from the data (a sprite, a record) lives relative to this page; undefined for
+ * one that is not an http(s) url once placed. Any text of a record may look like a url, and a link or
+ * a source the page makes of it must not run script: `<BASE_URL>/javascript:…` is a path under the
+ * site root, never a url of its own.
+ */
+export function localUrl(url: string): string | undefined {
+  const rest = dataBase && url.startsWith(dataBase + '/') ? url.slice(dataBase.length + 1) : undefined;
+  const apiRest = rest === undefined ? apiPathOf(url) : undefined;
+  const local = rest !== undefined ? `./${rest}` : apiRest !== undefined ? pageUrl(apiRest) : url;
+  let placed: URL;
+  try {
+    placed = new URL(local, document.baseURI);
+  } catch {
+    return undefined;
+  }
+  return placed.protocol === 'http:' || placed.protocol === 'https:' ? placed.href : undefined;
 }
 
 /** The absolute url of `api/v2/<rest>` next to this page. */

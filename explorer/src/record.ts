@@ -20,7 +20,10 @@ export function typeStyle(name: string): string {
 export function refLink(ref: NamedRef | UrlRef): HTMLElement {
   const target = recordOf(ref.url);
   const name = 'name' in ref ? ref.name : undefined;
-  if (!target) return h('a', { href: localUrl(ref.url) }, name ?? ref.url);
+  if (!target) {
+    const href = localUrl(ref.url);
+    return href ? h('a', { href }, name ?? ref.url) : h('span', { class: 'text' }, name ?? ref.url);
+  }
   const href = routeOf(target.kind, target.key);
   const text = name ?? `${label(target.kind)} #${target.key}`;
   if (target.kind === 'type') return h('a', { class: 'chip type', href, style: typeStyle(text), 'data-kind': 'type' }, text);
@@ -68,12 +71,13 @@ export function sprites(record: ApiRecord): Sprite[] {
   const seen = new Set<string>();
   const walk = (value: unknown, path: string[]) => {
     if (typeof value === 'string' && /\.(svg|png|gif|webp)$/.test(value)) {
-      if (seen.has(value)) return;
+      const url = localUrl(value);
+      if (!url || seen.has(value)) return;
       seen.add(value);
       const leaf = path[path.length - 1] ?? '';
       const icon = leaf.includes('icon');
       const words = icon && path.length > 1 ? path.slice(0, -1) : path;
-      out.push({ label: words.map((w) => w.replace(/_/g, ' ')).join(' · '), url: localUrl(value), icon });
+      out.push({ label: words.map((w) => w.replace(/_/g, ' ')).join(' · '), url, icon });
     } else if (value && typeof value === 'object') {
       for (const [k, v] of Object.entries(value)) walk(v, [...path, k]);
     }
@@ -91,13 +95,15 @@ function scalar(value: unknown): Child {
   if (typeof value === 'number') return h('span', { class: 'num' }, String(value));
   const text = String(value);
   if (text === '') return h('span', { class: 'muted' }, 'empty');
-  if (/^https?:\/\//.test(text)) {
-    if (/\.(svg|png|gif|webp)$/.test(text)) return h('img', { class: 'inline-sprite', src: localUrl(text), alt: '', loading: 'lazy' });
+  // A text that only looks like a url (`<BASE_URL>/javascript:…`) is shown as text.
+  const url = /^https?:\/\//.test(text) ? localUrl(text) : undefined;
+  if (url) {
+    if (/\.(svg|png|gif|webp)$/.test(text)) return h('img', { class: 'inline-sprite', src: url, alt: '', loading: 'lazy' });
     // A sound (a creature's cry) plays where it is listed.
-    if (/\.(ogg|mp3|wav)$/.test(text)) return h('audio', { class: 'inline-sound', src: localUrl(text), controls: true, preload: 'none' });
+    if (/\.(ogg|mp3|wav)$/.test(text)) return h('audio', { class: 'inline-sound', src: url, controls: true, preload: 'none' });
     const target = recordOf(text);
     // A url into the API that names no record (a creature's encounters) opens its JSON next to this page.
-    return target ? h('a', { href: routeOf(target.kind, target.key) }, text) : h('a', { href: localUrl(text) }, text);
+    return target ? h('a', { href: routeOf(target.kind, target.key) }, text) : h('a', { href: url }, text);
   }
   return h('span', { class: 'text' }, text);
 }
