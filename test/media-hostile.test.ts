@@ -87,10 +87,16 @@ describe('a media file is hostile input', () => {
   });
 
   it('refuses a name that is not a slug, a path, and a file the folder does not hold', async () => {
-    for (const value of ['Front.PNG', '../../../etc/passwd.png', 'sub/front.png', 'front.gif']) {
+    for (const value of [
+      'Front.PNG',
+      '../../../etc/passwd.png',
+      'sub/front.png',
+      'front.gif',
+      'https://x.example/"><img src=x onerror=alert(1)>.png',
+    ]) {
       const found = await refused(() => {}, `'${value}'`);
       expect(found.startsWith(at), found).toBe(true);
-      expect(found).toContain(`"${value}" must match `);
+      expect(found).toContain(`${JSON.stringify(value)} must match `);
     }
     expect(await refused(() => {})).toBe(`${at} names the file front.png, which data/creature-form/emberpup/ does not hold`);
   });

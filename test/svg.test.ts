@@ -28,17 +28,24 @@ const RUNS: Record<string, { text: string; on: 'open' | 'click'; refused: RegExp
   'xhtml-script': {
     text: svg(`<h:script>${ran('xhtml-script')}</h:script>`, ' xmlns:h="http://www.w3.org/1999/xhtml"'),
     on: 'open',
-    refused: /holds <h:script>, an element of XHTML/,
+    refused: /holds <h:script>, an XHTML element that may run code/,
   },
   'xhtml-iframe': {
     text: svg(`<h:iframe srcdoc="&lt;script&gt;parent.${ran('xhtml-iframe')}&lt;/script&gt;"/>`, ' xmlns:h="http://www.w3.org/1999/xhtml"'),
     on: 'open',
-    refused: /holds <h:iframe>, an element of XHTML/,
+    refused: /holds <h:iframe>, an XHTML element that may run code/,
   },
   'foreign-object': {
     text: svg(`<foreignObject><img xmlns="http://www.w3.org/1999/xhtml" src="x" onerror="${ran('foreign-object')}"/></foreignObject>`),
     on: 'open',
-    refused: /holds <foreignObject>: /,
+    refused: /holds <img> with the event handler onerror/,
+  },
+  // Read as UTF-8, the CDATA section ends and a comment hides the script; read as Shift_JIS, as the
+  // declaration asks, "Á"'s second byte swallows the first "]", and the script is live.
+  'shift-jis': {
+    text: `<?xml version="1.0" encoding="Shift_JIS"?>\n${svg(`<desc><![CDATA[\u00C1]]><!-- ]]></desc><script>${ran('shift-jis')}</script><desc>--></desc>`)}`,
+    on: 'open',
+    refused: /declares the encoding Shift_JIS: /,
   },
   onload: { text: svg('', `\nonload="${ran('onload')}"`), on: 'open', refused: /holds <svg> with the event handler onload/ },
   'entity-link': {
@@ -63,8 +70,19 @@ const REFUSED_TOO: Record<string, { text: string; refused: RegExp }> = {
     refused: /holds <set> setting the event handler onclick/,
   },
   'data-use': { text: svg('<use href="data:image/svg+xml,%3Csvg/%3E#x"/>'), refused: /holds <use> whose href is a data: url/ },
-  stylesheet: { text: `<?xml-stylesheet type="text/xsl" href="x.xsl"?>${svg('')}`, refused: /holds the instruction <\?xml-stylesheet\?>/ },
-  doctype: { text: `<!DOCTYPE svg [<!ENTITY a "b">]>${svg('')}`, refused: /holds a <!DOCTYPE>/ },
+  'data-untyped': {
+    text: svg('<image href="data:;base64,AAAA"/>'),
+    refused: /holds <image> whose href is a data: url: only an <image> may name one, of an image type/,
+  },
+  stylesheet: {
+    text: `<?xml-stylesheet type="text/xsl" href="x.xsl"?>${svg('')}`,
+    refused: /holds <\?xml-stylesheet\?>, which may load a stylesheet/,
+  },
+  doctype: { text: `<!DOCTYPE svg [<!ENTITY a "b">]>${svg('')}`, refused: /declares entities in a <!DOCTYPE>/ },
+  'xhtml-link': {
+    text: svg('<foreignObject><a xmlns="http://www.w3.org/1999/xhtml" href="https://example.org/">x</a></foreignObject>'),
+    refused: /holds <a>, an XHTML element that may run code/,
+  },
   'not-svg': {
     text: '<html xmlns="http://www.w3.org/1999/xhtml"><body/></html>',
     refused: /its first element is not <svg> in the SVG namespace/,
@@ -85,6 +103,19 @@ const IMAGES: Record<string, string> = {
         '<image width="1" height="1" href="data:image/png;base64,iVBORw0KGgo="/><a href="https://example.org/"><text y="20">link</text></a>',
       ' xmlns:xlink="http://www.w3.org/1999/xlink" xmlns:sodipodi="http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd"',
     ),
+  // An editor's own attributes, in its namespace: a path effect's only_selected is no event handler, a label no url.
+  inkscape: svg(
+    '<defs><inkscape:path-effect effect="bspline" id="e" only_selected="false"/></defs><g inkscape:label="JavaScript: logo"><rect width="200" height="200"/></g>',
+    ' xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape"',
+  ),
+  // SVG 1.1's DTD named, declaring nothing, and XMP metadata's packet: as Illustrator writes them.
+  illustrator:
+    '<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">\n' +
+    svg('<metadata><?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><?xpacket end="w"?></metadata><circle cx="100" cy="100" r="50"/>'),
+  // A diagram's label, as text in XHTML inside a foreignObject.
+  diagram: svg(
+    '<rect width="200" height="200" fill="#ddd"/><foreignObject width="200" height="200"><div xmlns="http://www.w3.org/1999/xhtml" style="font: 12px sans-serif"><b>Label</b><br/>second line</div></foreignObject>',
+  ),
 };
 
 describe("an author's SVG", () => {

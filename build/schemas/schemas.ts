@@ -390,8 +390,12 @@ function sourceSchema(response: Schema, firstIds: FirstIds): Schema {
  * one of the types the build publishes. Nothing a path could misread: no folder, no dot of its own.
  */
 export const MEDIA_FILE = '^[a-z0-9]+(?:[-_][a-z0-9]+)*\\.(?:png|svg|ogg)$';
-/** A media value as an author writes it: an absolute http(s) url, kept as it is, or a file of the record's folder. */
-const MEDIA_VALUE = `^(?:https?://[^\\s]+|${MEDIA_FILE.slice(1, -1)})$`;
+/**
+ * A media value as an author writes it: an absolute http(s) url, kept as it is, or a file of the
+ * record's folder. The url holds only what a url may (RFC 3986's characters, `%` as an escape): a
+ * quote or an angle bracket in it is published as it stands, to clients that trust `format: uri`.
+ */
+const MEDIA_VALUE = `^(?:https?://(?:[A-Za-z0-9\\-._~:/?#@!$&'()*+,;=]|%[0-9A-Fa-f]{2})+|${MEDIA_FILE.slice(1, -1)})$`;
 
 /**
  * A tree of images or sounds (`x-media`) as an author writes it: any of its places, each a url, a

@@ -2,22 +2,32 @@
 // it runs what it holds as the site's own page: a script, an embedded page, an event handler, a link or
 // an animation to a `javascript:` url. A browser reads it as XML, namespaces and character references
 // resolved, so it is read here by an XML parser (saxes) the same way, not searched as text: `<s:script>`
-// with `s` bound to SVG's namespace, or `&#106;avascript:`, is what a browser sees as script.
+// with `s` bound to SVG's namespace, or `&#106;avascript:`, is what a browser sees as script. Its bytes
+// are read as UTF-8 (media.ts), so it may declare no other encoding: a browser would decode it by the
+// one declared, where a Shift_JIS byte swallows the `]` that ends a CDATA section the parser saw end.
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 
 const SVG = 'http://www.w3.org/2000/svg';
-/** Namespaces whose elements a browser makes live in an SVG document: an XHTML `<script>`, `<iframe>` or `<img onerror>` runs. */
-const LIVE_NAMESPACES = new Map([
-  ['http://www.w3.org/1999/xhtml', 'XHTML'],
-  ['http://www.w3.org/1998/Math/MathML', 'MathML'],
-]);
-/** SVG's own elements that run code or hold a page. */
-const ACTIVE_ELEMENTS = new Set(['script', 'foreignobject', 'handler', 'listener']);
-/** Url schemes that run code where a link, an animation's value or an embed names them. */
-const CODE_URL = /(?:java|vb)script:/;
+const XHTML = 'http://www.w3.org/1999/xhtml';
+const MATHML = 'http://www.w3.org/1998/Math/MathML';
+/** Namespaces whose attributes a browser reads as links: none (an SVG's own), XLink's and XML's. */
+const LINK_NAMESPACES = new Set(['', 'http://www.w3.org/1999/xlink', 'http://www.w3.org/XML/1998/namespace']);
+/** SVG's own elements that run code. */
+const SVG_ACTIVE = new Set(['script', 'handler', 'listener']);
+/**
+ * XHTML elements that only show text and images, as editors put them in a `<foreignObject>` (a
+ * diagram's labels): any other (a script, a frame, an embed, a form, a meta refresh) is refused.
+ */
+const XHTML_INERT = new Set(
+  'div span p br b i u s em strong small big font sub sup code pre blockquote center label ul ol li dl dt dd table caption thead tbody tfoot tr td th col colgroup h1 h2 h3 h4 h5 h6 hr img'.split(
+    ' ',
+  ),
+);
+/** A url that runs code, once tabs, line breaks, spaces and controls are dropped, as a url parser drops them. */
+const CODE_URL = /^(?:java|vb)script:/;
 /** Animations, which name an attribute to set: an event handler set is one given. */
 const ANIMATIONS = new Set(['set', 'animate', 'animatemotion', 'animatetransform', 'discard']);
-/** Elements whose `href` a browser may load as an image: a `data:` image there is drawn, never run as a page. */
+/** Elements whose `href` a browser loads as an image: a `data:` image there is drawn, never run as a page. */
 const IMAGE_ELEMENTS = new Set(['image', 'feimage']);
 
 /**
@@ -29,10 +39,18 @@ export function activeSvg(text: string): string | undefined {
   let why: string | undefined;
   let root = true;
   const refuse = (reason: string) => void (why ??= reason);
-  parser.on('doctype', () => refuse('is an SVG that holds a <!DOCTYPE>, which may declare entities'));
-  parser.on('processinginstruction', ({ target }) =>
-    refuse(`is an SVG that holds the instruction <?${target}?>, which may load a stylesheet that makes a page`),
-  );
+  parser.on('xmldecl', ({ encoding }) => {
+    if (encoding !== undefined && !/^utf-?8$/i.test(encoding))
+      refuse(`is an SVG that declares the encoding ${encoding}: its bytes are read as UTF-8, and a browser would read them otherwise`);
+  });
+  // A DTD of its own may declare entities; one that only names SVG's (editors write it) declares none.
+  parser.on('doctype', (doctype) => {
+    if (doctype.includes('[')) refuse('is an SVG that declares entities in a <!DOCTYPE>');
+  });
+  parser.on('processinginstruction', ({ target }) => {
+    if (target.toLowerCase() === 'xml-stylesheet')
+      refuse(`is an SVG that holds <?${target}?>, which may load a stylesheet that makes a page`);
+  });
   parser.on('opentag', (tag) => {
     if (root && !(tag.local === 'svg' && tag.uri === SVG))
       refuse('is not an SVG image: its first element is not <svg> in the SVG namespace');
@@ -53,19 +71,25 @@ export function activeSvg(text: string): string | undefined {
 function activeElement(tag: SaxesTagNS): string | undefined {
   const name = `<${tag.name}>`;
   const local = tag.local.toLowerCase();
-  const live = LIVE_NAMESPACES.get(tag.uri);
-  if (live) return `is an SVG that holds ${name}, an element of ${live}, which a browser runs inside an SVG`;
-  if (tag.uri === SVG && ACTIVE_ELEMENTS.has(local))
-    return `is an SVG that holds ${name}: an image here may hold no script or embedded page`;
+  if (tag.uri === SVG && SVG_ACTIVE.has(local)) return `is an SVG that holds ${name}: an image here may hold no script`;
+  if (tag.uri === XHTML && !XHTML_INERT.has(local))
+    return `is an SVG that holds ${name}, an XHTML element that may run code: an image here may hold XHTML only to show text and images`;
+  if (tag.uri === MATHML) return `is an SVG that holds ${name}, a MathML element, which may hold links`;
+  // Only a browser's own elements (SVG's, XHTML's, MathML's) have event handlers: an editor's (an
+  // inkscape:path-effect's only_selected) has none. Only attributes of no namespace are handlers.
+  const own = tag.uri === SVG || tag.uri === XHTML || tag.uri === MATHML;
   for (const attribute of Object.values(tag.attributes)) {
     const attr = attribute.local.toLowerCase();
-    if (attr.startsWith('on')) return `is an SVG that holds ${name} with the event handler ${attribute.name}`;
-    // As a url is read (tabs and line breaks dropped, spaces and controls trimmed), in any case.
-    const value = attribute.value.replace(/[\p{Cc}\s]/gu, '').toLowerCase();
-    if (CODE_URL.test(value)) return `is an SVG that holds ${name} whose ${attribute.name} is a script url`;
-    if (attr === 'href' && value.startsWith('data:') && !(IMAGE_ELEMENTS.has(local) && value.startsWith('data:image/')))
-      return `is an SVG that holds ${name} whose ${attribute.name} is a data: url, which only an <image> may name`;
-    if (attr === 'attributename' && ANIMATIONS.has(local) && value.startsWith('on'))
+    if (own && attribute.uri === '' && attr.startsWith('on'))
+      return `is an SVG that holds ${name} with the event handler ${attribute.name}`;
+    // Editors keep their own attributes under their namespaces (inkscape:label), which no browser reads as links.
+    if (!LINK_NAMESPACES.has(attribute.uri)) continue;
+    // As a url parser reads it; an animation's values (`a;b`) each alike.
+    const url = attribute.value.replace(/[\p{Cc}\s]/gu, '').toLowerCase();
+    if (url.split(';').some((value) => CODE_URL.test(value))) return `is an SVG that holds ${name} whose ${attribute.name} is a script url`;
+    if (attr === 'href' && url.startsWith('data:') && !(IMAGE_ELEMENTS.has(local) && /^data:image\/[a-z0-9.+-]+[;,]/.test(url)))
+      return `is an SVG that holds ${name} whose ${attribute.name} is a data: url: only an <image> may name one, of an image type`;
+    if (own && attribute.uri === '' && attr === 'attributename' && ANIMATIONS.has(local) && url.startsWith('on'))
       return `is an SVG that holds ${name} setting the event handler ${attribute.value}`;
   }
   return undefined;
