@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { diffFolders, type ApiDiff } from '../build/diff/compare.ts';
+import { diffFolders, type ApiDiff, type KindDiff } from '../build/diff/compare.ts';
 import { markdownReport } from '../build/diff/reports.ts';
 import { projectRoot } from '../build/paths.ts';
 import { BASE, buildWorld, fixtureWorld, tempDir } from './helpers.ts';
@@ -237,6 +237,33 @@ describe('npm run diff against a built folder', () => {
     expect(stdout).toContain('| location-area | 0 | 1 | 0 | 0 | 1 |');
     expect(stdout).toContain('<details>\n<summary>type: 1 renamed, 5 changed</summary>');
     expect(stdout).toContain('- changed iron-wall (6): `/type/name` `"steel"` → `"metal"`');
+  });
+
+  it("shows an author's key or text as seen, never obeyed: no line of it starts a line of the report, no escape reaches the terminal", async () => {
+    const hostile = (await fixtureWorld()).data;
+    // A form's sprites take any key; a name any text. In YAML's double quotes, \n, \e, \x9b and \u202e are those characters.
+    fs.appendFileSync(
+      path.join(hostile, 'creature-form/emberpup.yaml'),
+      'sprites:\n  "k`\\n::warning::forged\\n![](https://x.example/p.png) @team": null\n',
+    );
+    edit(path.join(hostile, 'type/fire.yaml'), /name: Feu/, 'name: "F\\e]0;title\\a\\x9b2J\\u202eeu"');
+    const unshowable = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+    for (const report of ['text', 'markdown', 'json']) {
+      const { code, stdout } = await diffCommand(['--base', base, '--data', hostile, '--report', report]);
+      expect(code, report).toBe(0);
+      expect(stdout, report).not.toMatch(unshowable);
+      expect(
+        stdout.split('\n').filter((line) => /^\s*(::|!\[)/.test(line)),
+        report,
+      ).toEqual([]);
+      if (report === 'json') {
+        const fields = JSON.parse(stdout).kinds.flatMap((k: KindDiff) => k.changed.flatMap((r) => r.changes.map((c) => c.pointer)));
+        expect(fields).toContain('/sprites/k`\n::warning::forged\n![](https:~1~1x.example~1p.png) @team');
+      }
+    }
+    const { stdout } = await diffCommand(['--base', base, '--data', hostile, '--report', 'markdown']);
+    expect(stdout).toContain('`` /sprites/k`\\x0a::warning::forged\\x0a![](https:~1~1x.example~1p.png) @team ``');
+    expect(stdout).toContain('`"F\\u001b]0;title\\u0007\\x9b2J\\u202eeu"`');
   });
 
   it('says plainly when nothing changed', async () => {

@@ -67,6 +67,29 @@ describe('the importer’s boundary', () => {
     await expectBuilds(out);
   }, 60_000);
 
+  it('prints what the folder names as seen, never obeyed: a kind folder it skips, a generation named in a fact', async () => {
+    const { from, out } = await pokeWorld();
+    const kind = 'evil\u001b]0;title\u0007\n::warning::kind';
+    fs.mkdirSync(path.join(from, kind, '1'), { recursive: true });
+    fs.writeFileSync(path.join(from, kind, '1', 'index.json'), '{"id":1,"name":"x"}');
+    // PokeAPI against itself (ghost's past row no longer taking double damage from ghost), the fact
+    // naming the generation as the record names it.
+    const generation = 'gen\u001b]0;title\u0007\u009b2K\u202e\n::notice::fact';
+    editRecord(from, 'type', 8, (r) => {
+      r.past_damage_relations[0].generation.name = generation;
+      r.past_damage_relations[0].damage_relations.double_damage_from = [];
+    });
+    const ran = await command('import', ['--from', from, '--out', out]);
+    const unshowable = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+    for (const printed of [ran.stdout, ran.stderr]) {
+      expect(printed).not.toMatch(unshowable);
+      expect(printed.split('\n').filter((line) => line.trimStart().startsWith('::'))).toEqual([]);
+    }
+    expect(ran.stdout).toContain('evil\\x1b]0;title\\x07\\x0a::warning::kind');
+    expect(ran.stdout).toContain('gen\\x1b]0;title\\x07\\x9b2K\\u202e\\x0a::notice::fact');
+    expect(fs.readFileSync(`${out}.import-report.json`, 'utf8')).not.toMatch(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+  });
+
   it('reads a file only if it is a regular file inside --from, under the size limit, one for each record', async () => {
     const { dir, from, out } = await pokeWorld();
     const outside = path.join(dir, 'outside');

@@ -50,7 +50,8 @@ const count = (n: number) => n.toLocaleString('en-US');
 
 /** The closing summary: records per kind, skipped kinds, losses by category, disagreements by fact, time. */
 export function summary(result: ImportResult, report: string): string {
-  const rows = (entries: Array<[string, number]>) => entries.map(([label, n]) => `  ${label.padEnd(34)} ${count(n).padStart(7)}`);
+  // A label may come from the source (a folder's name, a generation's in a fact): made visible.
+  const rows = (entries: Array<[string, number]>) => entries.map(([label, n]) => `  ${visible(label).padEnd(34)} ${count(n).padStart(7)}`);
   /** The weights of `list`'s items summed by key, in the keys' order. */
   const byKey = <T>(list: T[], keyAndWeight: (item: T) => [string, number]) => {
     const out = new Map<string, number>();

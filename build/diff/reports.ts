@@ -1,6 +1,7 @@
 // The diff of two APIs as a reader sees it: text for a terminal, JSON for tools, Markdown for a
 // pull request. Breaking changes come first in each; the text and Markdown are capped so that a
 // huge change stays readable (the JSON holds everything).
+import { jsonText, visible } from '../report/problems.ts';
 import { isBreaking, type ApiDiff, type FieldChange, type KindDiff, type RecordChange } from './compare.ts';
 
 /** How many changed fields are shown per record, and how long a value is before it is shortened. */
@@ -21,11 +22,11 @@ export interface Compared {
 export function jsonReport(diff: ApiDiff, compared: Compared): string {
   const summary = diff.kinds.map((k) => ({ kind: k.kind, ...counts(diff, k) }));
   const breaking = { count: diff.breaking.urls.length + diff.breaking.fields.length, ...diff.breaking };
-  return JSON.stringify({ ...compared, baseUrl: diff.baseUrl, breaking, summary, kinds: diff.kinds }, null, 2);
+  return jsonText({ ...compared, baseUrl: diff.baseUrl, breaking, summary, kinds: diff.kinds });
 }
 
 export function textReport(diff: ApiDiff, compared: Compared): string {
-  const lines = [`API changes against ${compared.base}`, ''];
+  const lines = [`API changes against ${plain(compared.base)}`, ''];
   if (diff.kinds.length === 0 && !isBreaking(diff)) return [...lines, 'no change to the API'].join('\n');
   if (isBreaking(diff)) lines.push(`BREAKING: ${breakingSummary(diff)}`, ...breakingLines(diff, LINES_SHOWN.text).map((l) => `  ${l}`), '');
   else lines.push('nothing breaking', '');
@@ -35,7 +36,7 @@ export function textReport(diff: ApiDiff, compared: Compared): string {
 }
 
 export function markdownReport(diff: ApiDiff, compared: Compared): string {
-  const head = [`### API changes against ${code(compared.base)}`, ''];
+  const head = [`### API changes against ${markdown(compared.base)}`, ''];
   if (diff.kinds.length === 0 && !isBreaking(diff)) return [...head, 'No change to the published API.'].join('\n');
   const parts = [head.join('\n'), breakingMarkdown(diff), markdownTable(diff)];
   let size = parts.join('\n').length;
@@ -109,10 +110,15 @@ function kindDetails(k: KindDiff): string {
   return ['<details>', `<summary>${summary}</summary>`, '', ...lines, '', '</details>', ''].join('\n');
 }
 
-/** How a value is set apart in each format: as it is in text, a code span in Markdown. */
+/**
+ * How a value is set apart in each format: as it is in text, a code span in Markdown; in both, its
+ * unshowable characters written as escapes. A field's name is a record's key, any text an author
+ * wrote: a line break in it would end the code span and start a line of the report (a workflow
+ * command in CI's log, Markdown of the author's on the pull request), an escape sequence work the terminal.
+ */
 type Style = (s: string) => string;
-const plain: Style = (s) => s;
-const markdown: Style = code;
+const plain: Style = (s) => visible(s);
+const markdown: Style = (s) => code(visible(s));
 
 function kindLines(k: KindDiff, shown: number, style: Style): string[] {
   return [

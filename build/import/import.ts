@@ -5,6 +5,7 @@
 import { projectSchemas, type SchemaSet } from '../schemas/schemas.ts';
 import { compileValidators, type ValidatorSet } from '../schemas/validators.ts';
 import { isSlug } from '../guard.mjs';
+import { jsonText } from '../report/problems.ts';
 import { admit, nameRefused, type SourceFile } from './admit.ts';
 import { checkAgreements, type Disagreement } from './agree.ts';
 import { pause, type Poke, type Refusal, type World } from './kinds.ts';
@@ -116,5 +117,6 @@ function without(world: World, refused: Array<{ kind: string; id: number }>): Wo
 function reportText(result: ImportResult, from: string, out: string): string {
   const { records, skipped, refused, losses, disagreements, files } = result;
   const categories = Object.fromEntries(Object.entries(CATEGORIES).filter(([c]) => losses.some((l) => l.category === c)));
-  return `${JSON.stringify({ from, out, records, files, skipped, refused, categories, losses, disagreements }, null, 2)}\n`;
+  // DEL, C1 and the bidirectional marks of a source's text written as escapes: the report is read in terminals too.
+  return `${jsonText({ from, out, records, files, skipped, refused, categories, losses, disagreements })}\n`;
 }
