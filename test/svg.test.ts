@@ -28,12 +28,12 @@ const RUNS: Record<string, { text: string; on: 'open' | 'click'; refused: RegExp
   'xhtml-script': {
     text: svg(`<h:script>${ran('xhtml-script')}</h:script>`, ' xmlns:h="http://www.w3.org/1999/xhtml"'),
     on: 'open',
-    refused: /holds <h:script>, an XHTML element that may run code/,
+    refused: /holds <h:script>, an XHTML element beyond text, images and links/,
   },
   'xhtml-iframe': {
     text: svg(`<h:iframe srcdoc="&lt;script&gt;parent.${ran('xhtml-iframe')}&lt;/script&gt;"/>`, ' xmlns:h="http://www.w3.org/1999/xhtml"'),
     on: 'open',
-    refused: /holds <h:iframe>, an XHTML element that may run code/,
+    refused: /holds <h:iframe>, an XHTML element beyond text, images and links/,
   },
   'foreign-object': {
     text: svg(`<foreignObject><img xmlns="http://www.w3.org/1999/xhtml" src="x" onerror="${ran('foreign-object')}"/></foreignObject>`),
@@ -44,6 +44,12 @@ const RUNS: Record<string, { text: string; on: 'open' | 'click'; refused: RegExp
   // declaration asks, "Á"'s second byte swallows the first "]", and the script is live.
   'shift-jis': {
     text: `<?xml version="1.0" encoding="Shift_JIS"?>\n${svg(`<desc><![CDATA[\u00C1]]><!-- ]]></desc><script>${ran('shift-jis')}</script><desc>--></desc>`)}`,
+    on: 'open',
+    refused: /declares the encoding Shift_JIS: /,
+  },
+  // Not the declaration, but an instruction whose name starts as one: Chromium reads its encoding all the same.
+  'shift-jis-instruction': {
+    text: `<?xml-model href="svg.rng" encoding="Shift_JIS"?>\n${svg(`<desc><![CDATA[\u00C1]]><!-- ]]></desc><script>${ran('shift-jis-instruction')}</script><desc>--></desc>`)}`,
     on: 'open',
     refused: /declares the encoding Shift_JIS: /,
   },
@@ -79,9 +85,12 @@ const REFUSED_TOO: Record<string, { text: string; refused: RegExp }> = {
     refused: /holds <\?xml-stylesheet\?>, which may load a stylesheet/,
   },
   doctype: { text: `<!DOCTYPE svg [<!ENTITY a "b">]>${svg('')}`, refused: /declares entities in a <!DOCTYPE>/ },
-  'xhtml-link': {
-    text: svg('<foreignObject><a xmlns="http://www.w3.org/1999/xhtml" href="https://example.org/">x</a></foreignObject>'),
-    refused: /holds <a>, an XHTML element that may run code/,
+  // A form on the site's own origin, asking for a password.
+  'xhtml-form': {
+    text: svg(
+      '<foreignObject><form xmlns="http://www.w3.org/1999/xhtml" action="https://x.example/"><input type="password"/></form></foreignObject>',
+    ),
+    refused: /holds <form>, an XHTML element beyond text, images and links/,
   },
   'not-svg': {
     text: '<html xmlns="http://www.w3.org/1999/xhtml"><body/></html>',
@@ -112,10 +121,12 @@ const IMAGES: Record<string, string> = {
   illustrator:
     '<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">\n' +
     svg('<metadata><?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><?xpacket end="w"?></metadata><circle cx="100" cy="100" r="50"/>'),
-  // A diagram's label, as text in XHTML inside a foreignObject.
+  // A diagram's label, as text in XHTML inside a foreignObject, a link of its own.
   diagram: svg(
-    '<rect width="200" height="200" fill="#ddd"/><foreignObject width="200" height="200"><div xmlns="http://www.w3.org/1999/xhtml" style="font: 12px sans-serif"><b>Label</b><br/>second line</div></foreignObject>',
+    '<rect width="200" height="200" fill="#ddd"/><foreignObject width="200" height="200"><div xmlns="http://www.w3.org/1999/xhtml" style="font: 12px sans-serif"><b>Label</b><br/><strike>second</strike> <a href="https://example.org/">line</a></div></foreignObject>',
   ),
+  // ASCII, as an old editor declared it: every encoding a browser takes from a declaration reads it alike.
+  latin1: `<?xml version="1.0" encoding="iso-8859-1"?>\n${svg('<circle cx="100" cy="100" r="50"/>')}`,
 };
 
 describe("an author's SVG", () => {

@@ -15,11 +15,12 @@ const LINK_NAMESPACES = new Set(['', 'http://www.w3.org/1999/xlink', 'http://www
 /** SVG's own elements that run code. */
 const SVG_ACTIVE = new Set(['script', 'handler', 'listener']);
 /**
- * XHTML elements that only show text and images, as editors put them in a `<foreignObject>` (a
- * diagram's labels): any other (a script, a frame, an embed, a form, a meta refresh) is refused.
+ * XHTML elements that only show text, images and links, as editors put them in a `<foreignObject>`
+ * (a diagram's labels), their attributes checked as every element's: any other (a script, a frame,
+ * an embed, a form, a button, a meta refresh) is refused.
  */
 const XHTML_INERT = new Set(
-  'div span p br b i u s em strong small big font sub sup code pre blockquote center label ul ol li dl dt dd table caption thead tbody tfoot tr td th col colgroup h1 h2 h3 h4 h5 h6 hr img'.split(
+  'a abbr b big blockquote br caption center cite code col colgroup dd del div dl dt em font h1 h2 h3 h4 h5 h6 hr i img ins kbd label li mark ol p pre q s samp small span strike strong sub sup table tbody td tfoot th thead tr tt u ul var wbr'.split(
     ' ',
   ),
 );
@@ -39,10 +40,10 @@ export function activeSvg(text: string): string | undefined {
   let why: string | undefined;
   let root = true;
   const refuse = (reason: string) => void (why ??= reason);
-  parser.on('xmldecl', ({ encoding }) => {
-    if (encoding !== undefined && !/^utf-?8$/i.test(encoding))
-      refuse(`is an SVG that declares the encoding ${encoding}: its bytes are read as UTF-8, and a browser would read them otherwise`);
-  });
+  const encoding = declaredEncoding(text);
+  // Text of ASCII alone reads the same in every encoding a browser takes from a declaration (iso-8859-1, as old editors wrote).
+  if (encoding !== undefined && !/^utf-?8$/i.test(encoding) && !isAscii(text))
+    refuse(`is an SVG that declares the encoding ${encoding}: its bytes are read as UTF-8, and a browser would read them otherwise`);
   // A DTD of its own may declare entities; one that only names SVG's (editors write it) declares none.
   parser.on('doctype', (doctype) => {
     if (doctype.includes('[')) refuse('is an SVG that declares entities in a <!DOCTYPE>');
@@ -67,13 +68,29 @@ export function activeSvg(text: string): string | undefined {
   return why;
 }
 
+/**
+ * The encoding a browser takes from the start of the file, as Blink reads it (TextResourceDecoder's
+ * XML charset check): from `<?xml` to the first `>`, whether that is the XML declaration or an
+ * instruction whose name only starts so (`<?xml-model … encoding="Shift_JIS"?>`), an `encoding`,
+ * an `=` and a quoted value. A parser sees the declaration alone; the first that is not UTF-8 is given.
+ */
+function declaredEncoding(text: string): string | undefined {
+  if (!text.startsWith('<?xml')) return undefined;
+  const end = text.indexOf('>');
+  const head = end < 0 ? text : text.slice(0, end);
+  const values = [...head.matchAll(/encoding[\p{Cc} ]*=[\p{Cc} ]*(["'])(.*?)\1/giu)].map((m) => m[2]!);
+  return values.find((value) => !/^utf-?8$/i.test(value)) ?? values[0];
+}
+
+const isAscii = (text: string) => !/[^\p{ASCII}]/u.test(text);
+
 /** What makes one element able to act, or undefined. */
 function activeElement(tag: SaxesTagNS): string | undefined {
   const name = `<${tag.name}>`;
   const local = tag.local.toLowerCase();
   if (tag.uri === SVG && SVG_ACTIVE.has(local)) return `is an SVG that holds ${name}: an image here may hold no script`;
   if (tag.uri === XHTML && !XHTML_INERT.has(local))
-    return `is an SVG that holds ${name}, an XHTML element that may run code: an image here may hold XHTML only to show text and images`;
+    return `is an SVG that holds ${name}, an XHTML element beyond text, images and links, which an image here may not hold`;
   if (tag.uri === MATHML) return `is an SVG that holds ${name}, a MathML element, which may hold links`;
   // Only a browser's own elements (SVG's, XHTML's, MathML's) have event handlers: an editor's (an
   // inkscape:path-effect's only_selected) has none. Only attributes of no namespace are handlers.
