@@ -125,7 +125,7 @@ const IMAGES: Record<string, string> = {
   diagram: svg(
     '<rect width="200" height="200" fill="#ddd"/><foreignObject width="200" height="200"><div xmlns="http://www.w3.org/1999/xhtml" style="font: 12px sans-serif"><b>Label</b><br/><strike>second</strike> <a href="https://example.org/">line</a></div></foreignObject>',
   ),
-  // ASCII, as an old editor declared it: every encoding a browser takes from a declaration reads it alike.
+  // ASCII, as an old editor declared it: no encoding a browser takes from a declaration reads other markup in it.
   latin1: `<?xml version="1.0" encoding="iso-8859-1"?>\n${svg('<circle cx="100" cy="100" r="50"/>')}`,
 };
 

@@ -41,7 +41,7 @@ export function activeSvg(text: string): string | undefined {
   let root = true;
   const refuse = (reason: string) => void (why ??= reason);
   const encoding = declaredEncoding(text);
-  // Text of ASCII alone reads the same in every encoding a browser takes from a declaration (iso-8859-1, as old editors wrote).
+  // Text of ASCII alone hides no markup in any encoding a browser takes from a declaration (iso-8859-1, as old editors wrote).
   if (encoding !== undefined && !/^utf-?8$/i.test(encoding) && !isAscii(text))
     refuse(`is an SVG that declares the encoding ${encoding}: its bytes are read as UTF-8, and a browser would read them otherwise`);
   // A DTD of its own may declare entities; one that only names SVG's (editors write it) declares none.
