@@ -95,7 +95,7 @@ function scalar(value: unknown): Child {
   if (typeof value === 'number') return h('span', { class: 'num' }, String(value));
   const text = String(value);
   if (text === '') return h('span', { class: 'muted' }, 'empty');
-  // A text that only looks like a url (`<BASE_URL>/javascript:…`) is shown as text.
+  // A text that is a url becomes a link, an image or a sound only as the http(s) url it is placed at (localUrl).
   const url = /^https?:\/\//.test(text) ? localUrl(text) : undefined;
   if (url) {
     if (/\.(svg|png|gif|webp)$/.test(text)) return h('img', { class: 'inline-sprite', src: url, alt: '', loading: 'lazy' });
