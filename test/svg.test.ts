@@ -97,6 +97,8 @@ const REFUSED_TOO: Record<string, { text: string; refused: RegExp }> = {
     refused: /its first element is not <svg> in the SVG namespace/,
   },
   'no-namespace': { text: '<svg><rect/></svg>', refused: /its first element is not <svg> in the SVG namespace/ },
+  // The parser's time grows with the square of the depth: 20,000 levels took it 3 s, a 2 MiB file would take minutes.
+  deep: { text: svg(`${'<g>'.repeat(20_000)}${'</g>'.repeat(20_000)}`), refused: /whose elements nest more than 256 deep/ },
   'two-roots': { text: `${svg('')}<script xmlns="http://www.w3.org/2000/svg"/>`, refused: /is not well-formed XML/ },
 };
 
@@ -125,6 +127,8 @@ const IMAGES: Record<string, string> = {
   diagram: svg(
     '<rect width="200" height="200" fill="#ddd"/><foreignObject width="200" height="200"><div xmlns="http://www.w3.org/1999/xhtml" style="font: 12px sans-serif"><b>Label</b><br/><strike>second</strike> <a href="https://example.org/">line</a></div></foreignObject>',
   ),
+  // As deep as an image may nest, 256 levels: the <svg>, 254 groups and a shape.
+  nested: svg(`${'<g>'.repeat(254)}<rect width="200" height="200"/>${'</g>'.repeat(254)}`),
   // ASCII, as an old editor declared it: no encoding a browser takes from a declaration reads other markup in it.
   latin1: `<?xml version="1.0" encoding="iso-8859-1"?>\n${svg('<circle cx="100" cy="100" r="50"/>')}`,
 };
