@@ -101,4 +101,12 @@ describe('serialising', () => {
     // The generator does give objects out of order.
     expect(unsorted).toBeGreaterThan(50);
   });
+
+  it('writes an object of many keys in order, as an author may write a map of them', () => {
+    const next = random(11);
+    const keys = Array.from({ length: 500 }, (_, i) => `${KEYS[i % KEYS.length]}${i}`).sort(() => next() - 0.5);
+    const many = Object.fromEntries(keys.map((key) => [key, { b: 1, a: [key] }]));
+    expect(serialise(many)).toBe(reference(many));
+    expect(serialise({ ...many, '7': 'an index' })).toBe(reference({ ...many, '7': 'an index' }));
+  });
 });

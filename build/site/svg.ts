@@ -75,7 +75,11 @@ export function activeSvg(text: string): string | undefined {
     }
   });
   parser.on('closetag', () => void depth--);
-  parser.on('error', (error) => refuse(`is not an SVG image: it is not well-formed XML (${error.message.replace(/\.$/, '')})`));
+  // The first error is the file's; the parser would go on to report as many as the file has bytes.
+  parser.on('error', (error) => {
+    refuse(`is not an SVG image: it is not well-formed XML (${error.message.replace(/\.$/, '')})`);
+    throw STOP;
+  });
   try {
     parser.write(text).close();
   } catch (error) {
