@@ -78,6 +78,21 @@ describe('bad input', () => {
     fs.rmSync(path.join(world.root, 'first'), { recursive: true, force: true }); // were a case to fail there
   });
 
+  it('places each of many problems of one file at its own line, the first with a hint of the nearest name', async () => {
+    const w = await fixtureWorld();
+    const file = path.join(w.data, 'pokedex/national.yaml');
+    const head = fs.readFileSync(file, 'utf8').split('creature_entries:')[0]!;
+    const entries = Array.from({ length: 300 }, (_, i) => `  - { entry_number: ${i + 1}, creature_species: emberpupp${i} }\n`);
+    fs.writeFileSync(file, `${head}creature_entries:\n${entries.join('')}`);
+    const firstLine = head.split('\n').length + 1;
+    const problems = (await buildProblems({ dataDir: w.data, outDir: w.out })).filter((p) => p.file === 'data/pokedex/national.yaml');
+    expect(problems.map((p) => p.line)).toEqual(entries.map((_, i) => firstLine + i));
+    expect(problems.every((p) => p.message.startsWith('there is no creature-species named "emberpupp'))).toBe(true);
+    // A hint costs a search of every name: the first problems have one, which is what an author reads.
+    expect(problems[0]!.hint).toBe('did you mean "emberpup"?');
+    expect(problems.filter((p) => p.hint).length).toBe(200);
+  });
+
   it('reports problems found at every step together, in a first build and a rebuild', async () => {
     const w = await fixtureWorld();
     overlayBad(w, 'unknown-field'); // found while the sources are checked
