@@ -98,6 +98,27 @@ describe('an evolution chain, built from its species', () => {
     ]);
   });
 
+  it('takes a chain of 64 stages, and refuses a 65th in one line at the species', async () => {
+    const world = await fixtureWorld('starter');
+    // Emberpup, ironshell, then ironshell-3, ironshell-4, … each evolving from the one before.
+    const ironshell = fs.readFileSync(path.join(world.data, 'creature-species/ironshell.yaml'), 'utf8');
+    const stage = (n: number) => {
+      const text = ironshell
+        .replace('id: 5', `id: ${100 + n}`)
+        .replace('name: ironshell', `name: ironshell-${n}`)
+        .replace('evolves_from_species: emberpup', `evolves_from_species: ${n === 3 ? 'ironshell' : `ironshell-${n - 1}`}`);
+      fs.writeFileSync(path.join(world.data, `creature-species/ironshell-${n}.yaml`), text);
+    };
+    for (let n = 3; n <= 64; n++) stage(n);
+    expect(await problems(world.data)).toEqual({ code: 0, lines: [] });
+    stage(65);
+    const found = await problems(world.data);
+    expect(found.code).toBe(1);
+    expect(found.lines).toEqual([
+      `${place(world.data, 'creature-species/ironshell-65.yaml', 'evolves_from_species')} creature-species ironshell-65 at /evolves_from_species: ironshell-65 is stage 65 of its evolution: a chain has at most 64 stages`,
+    ]);
+  });
+
   it('refuses a loop, in one line at the first species of it', async () => {
     const world = await fixtureWorld('starter');
     edit(world.data, 'creature-species/emberpup.yaml', (text) => `${text}evolves_from_species: ironshell\n`);

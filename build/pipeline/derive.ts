@@ -363,7 +363,41 @@ function parentsInChain({ store, problems }: Context): { parents: Map<Entry, Ent
     );
     parents.delete(first);
   }
+  for (const one of tooDeep(species, parents)) {
+    speciesProblem(
+      problems,
+      one,
+      'evolves_from_species',
+      `${one.name} is stage ${MAX_STAGES + 1} of its evolution: a chain has at most ${MAX_STAGES} stages`,
+      "PokeAPI's chains have at most three",
+    );
+    parents.delete(one);
+    strays.add(one);
+  }
   return { parents, strays };
+}
+
+/**
+ * Stages an evolution chain may have. Its tree is nested a level a stage, and what reads it walks it
+ * level by level: a chain of 400 species ran the response validator out of stack.
+ */
+export const MAX_STAGES = 64;
+
+/** The species one stage past the most a chain may have (`parents` holds no loop), by id. */
+function tooDeep(species: readonly Entry[], parents: ReadonlyMap<Entry, Entry>): Entry[] {
+  const stage = new Map<Entry, number>();
+  const stageOf = (one: Entry): number => {
+    const path: Entry[] = [];
+    let at: Entry | undefined = one;
+    while (at && !stage.has(at)) {
+      path.push(at);
+      at = parents.get(at);
+    }
+    let n = at ? stage.get(at)! : 0;
+    for (const step of path.reverse()) stage.set(step, ++n);
+    return stage.get(one)!;
+  };
+  return species.filter((one) => stageOf(one) === MAX_STAGES + 1);
 }
 
 const chainWords = (chain: Entry | undefined) => (chain ? `evolution chain ${chain.id}` : 'no evolution chain');
