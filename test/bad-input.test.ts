@@ -93,6 +93,21 @@ describe('bad input', () => {
     expect(problems.filter((p) => p.hint).length).toBe(200);
   });
 
+  it('refuses a record its aliases expand far past its file, within the cap on aliases', async () => {
+    const w = await fixtureWorld();
+    const file = path.join(w.data, 'gender/female.yaml');
+    const long = 'x'.repeat(100_000);
+    fs.writeFileSync(file, `${fs.readFileSync(file, 'utf8')}notes:\n  - &long ${long}\n${'  - *long\n'.repeat(99)}`);
+    const problems = await buildProblems({ dataDir: w.data, outDir: w.out });
+    expect(problems).toEqual([
+      expect.objectContaining({
+        file: 'data/gender/female.yaml',
+        line: 1,
+        message: expect.stringMatching(/^the record its aliases expand to is over 8388608 characters as JSON, where the file is \d+$/),
+      }),
+    ]);
+  });
+
   it('reports problems found at every step together, in a first build and a rebuild', async () => {
     const w = await fixtureWorld();
     overlayBad(w, 'unknown-field'); // found while the sources are checked

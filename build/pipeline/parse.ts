@@ -174,13 +174,31 @@ function parseCarefully(text: string, rel: string, problems: Problems): unknown 
     problems.add({ file: rel, ...positionAt(text, e.pos[0]), pointer: '', message: `invalid YAML: ${e.message.split('\n')[0]}` });
   }
   if (doc.errors.length > 0) return undefined;
+  let value: unknown;
   try {
-    return doc.toJS({ maxAliasCount: MAX_ALIASES });
+    value = doc.toJS({ maxAliasCount: MAX_ALIASES });
   } catch (err) {
     problems.add({ ...fileStart(rel), message: `invalid YAML: ${(err as Error).message}` });
     return undefined;
   }
+  // Each alias repeats what its anchor holds, within the cap on aliases: a hundred of a 4 MB string
+  // made a record of 410 MB, and more past the longest string a record can be written as.
+  let length: number;
+  try {
+    length = JSON.stringify(value)?.length ?? 0;
+  } catch {
+    length = Infinity;
+  }
+  if (length > MAX_EXPANDED) {
+    const message = `the record its aliases expand to is over ${MAX_EXPANDED} characters as JSON, where the file is ${text.length}`;
+    problems.add({ ...fileStart(rel), message, hint: 'an alias repeats what its anchor holds: write a large value once' });
+    return undefined;
+  }
+  return value;
 }
+
+/** The most a document with aliases may expand to, as JSON: twice the largest file, with room for a few aliases of a large value. */
+const MAX_EXPANDED = 2 * MAX_FILE_BYTES;
 
 function parseJson(text: string, rel: string, problems: Problems): unknown {
   try {
