@@ -5,7 +5,12 @@
 // with `s` bound to SVG's namespace, or `&#106;avascript:`, is what a browser sees as script. Its bytes
 // are read as UTF-8 (media.ts), so it may declare no other encoding: a browser would decode it by the
 // one declared, where a Shift_JIS byte swallows the `]` that ends a CDATA section the parser saw end.
-import { SaxesParser, type SaxesTagNS } from 'saxes';
+import { createRequire } from 'node:module';
+import type { SaxesTagNS } from 'saxes';
+
+// Loaded when an SVG is first checked: most builds have none of an author's, and every process would pay for it.
+const require = createRequire(import.meta.url);
+const saxes = () => require('saxes') as typeof import('saxes');
 
 const SVG = 'http://www.w3.org/2000/svg';
 const XHTML = 'http://www.w3.org/1999/xhtml';
@@ -45,7 +50,7 @@ const STOP = new Error('stopped');
  * SVG at all), or undefined when it is one. The first element must be `<svg>` in SVG's namespace.
  */
 export function activeSvg(text: string): string | undefined {
-  const parser = new SaxesParser({ xmlns: true, position: false });
+  const parser = new (saxes().SaxesParser)({ xmlns: true, position: false });
   let why: string | undefined;
   let root = true;
   const refuse = (reason: string) => void (why ??= reason);
