@@ -381,7 +381,7 @@ function parentsInChain({ store, problems }: Context): { parents: Map<Entry, Ent
  * Stages an evolution chain may have. Its tree is nested a level a stage, and what reads it walks it
  * level by level: a chain of 400 species ran the response validator out of stack.
  */
-export const MAX_STAGES = 64;
+const MAX_STAGES = 64;
 
 /** The species one stage past the most a chain may have (`parents` holds no loop), by id. */
 function tooDeep(species: readonly Entry[], parents: ReadonlyMap<Entry, Entry>): Entry[] {

@@ -40,7 +40,7 @@ const IMAGE_ELEMENTS = new Set(['image', 'feimage']);
  * growing with the square of the depth (20,000 levels, 140 kB, took 3 s), so a file deeper than
  * this is refused before the parser goes further.
  */
-export const MAX_SVG_DEPTH = 256;
+const MAX_SVG_DEPTH = 256;
 
 /** Thrown from the parser's handler to stop it: the reason is given already. */
 const STOP = new Error('stopped');
