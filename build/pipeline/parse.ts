@@ -251,7 +251,6 @@ export function at(file: SourceFile, pointer: string, key = false) {
  * broken references in a 4 MB pokedex: 12 minutes).
  */
 function placedText(file: SourceFile): string {
-  if (file.text !== undefined || file.refused) return file.text ?? '';
   if (lastPlaced?.file !== file) lastPlaced = { file, text: sourceText(file) };
   return lastPlaced.text;
 }

@@ -56,7 +56,7 @@ export function activeSvg(text: string): string | undefined {
   const refuse = (reason: string) => void (why ??= reason);
   const encoding = declaredEncoding(text);
   // Text of ASCII alone hides no markup in any encoding a browser takes from a declaration (iso-8859-1, as old editors wrote).
-  if (encoding !== undefined && !/^utf-?8$/i.test(encoding) && !isAscii(text))
+  if (encoding !== undefined && !isAscii(text))
     refuse(`is an SVG that declares the encoding ${encoding}: its bytes are read as UTF-8, and a browser would read them otherwise`);
   // A DTD of its own may declare entities; one that only names SVG's (editors write it) declares none.
   parser.on('doctype', (doctype) => {
@@ -80,31 +80,32 @@ export function activeSvg(text: string): string | undefined {
     }
   });
   parser.on('closetag', () => void depth--);
+  const illFormed = (error: Error) => refuse(`is not an SVG image: it is not well-formed XML (${error.message.replace(/\.$/, '')})`);
   // The first error is the file's; the parser would go on to report as many as the file has bytes.
   parser.on('error', (error) => {
-    refuse(`is not an SVG image: it is not well-formed XML (${error.message.replace(/\.$/, '')})`);
+    illFormed(error);
     throw STOP;
   });
   try {
     parser.write(text).close();
   } catch (error) {
-    if (error !== STOP) refuse(`is not an SVG image: it is not well-formed XML (${(error as Error).message.replace(/\.$/, '')})`);
+    if (error !== STOP) illFormed(error as Error);
   }
   return why;
 }
 
 /**
- * The encoding a browser takes from the start of the file, as Blink reads it (TextResourceDecoder's
- * XML charset check): from `<?xml` to the first `>`, whether that is the XML declaration or an
- * instruction whose name only starts so (`<?xml-model … encoding="Shift_JIS"?>`), an `encoding`,
- * an `=` and a quoted value. A parser sees the declaration alone; the first that is not UTF-8 is given.
+ * The encoding other than UTF-8 a browser takes from the start of the file, if any, as Blink reads
+ * it (TextResourceDecoder's XML charset check): from `<?xml` to the first `>`, whether that is the
+ * XML declaration or an instruction whose name only starts so (`<?xml-model … encoding="Shift_JIS"?>`),
+ * an `encoding`, an `=` and a quoted value. A parser sees the declaration alone.
  */
 function declaredEncoding(text: string): string | undefined {
   if (!text.startsWith('<?xml')) return undefined;
   const end = text.indexOf('>');
   const head = end < 0 ? text : text.slice(0, end);
   const values = [...head.matchAll(/encoding[\p{Cc} ]*=[\p{Cc} ]*(["'])(.*?)\1/giu)].map((m) => m[2]!);
-  return values.find((value) => !/^utf-?8$/i.test(value)) ?? values[0];
+  return values.find((value) => !/^utf-?8$/i.test(value));
 }
 
 const isAscii = (text: string) => !/[^\p{ASCII}]/u.test(text);
