@@ -192,25 +192,53 @@ function currentChart({ store, problems }: Context): Map<Entry, Row> {
   return chart;
 }
 
-/** A type's six lists with the attacking rows `rowOf` gives, among `types` (the types that exist then). */
-function relationsOf(type: Entry, rowOf: (attacker: Entry) => Row, types: Entry[], store: Store): Data {
-  const out: Data = {};
-  const own = rowOf(type);
-  for (const [to, from, factor] of RELATIONS) {
-    out[to] = types.filter((d) => own.get(d) === factor).map((d) => store.ref(d));
-    out[from] = types.filter((a) => rowOf(a).get(type) === factor).map((a) => store.ref(a));
-  }
-  return out;
-}
+/** A type's six lists, each of types in the order of the types they are among. */
+type Lists = Record<string, Entry[]>;
 
-const sameRelations = (a: Data, b: Data) => JSON.stringify(a) === JSON.stringify(b);
+/** Which pair of lists a factor puts a type in: the attacker's `to` and the defender's `from`. */
+const LISTS_OF = new Map<number, { to: string; from: string }>(RELATIONS.map(([to, from, factor]) => [factor, { to, from }]));
 
-/** Relations kept to the types that exist in a generation (`exists`), as PokeAPI states a past generation's. */
-function among(relations: Data, exists: ReadonlySet<Entry>, store: Store): Data {
-  return Object.fromEntries(
-    Object.entries(relations).map(([list, refs]) => [list, refs.filter((r: unknown) => exists.has(store.target(r)!))]),
+/**
+ * Each of `types`' six lists by the attacking rows `rowOf` gives, among `types` (the types that
+ * exist then): one pass over the rows, where asking every type of every other took types² a type.
+ */
+function relationsAmong(types: Entry[], rowOf: (attacker: Entry) => Row): Map<Entry, Lists> {
+  const order = new Map(types.map((t, i) => [t, i]));
+  const lists = new Map<Entry, Lists>(
+    types.map((t) => [
+      t,
+      Object.fromEntries(
+        RELATIONS.flatMap(([to, from]) => [
+          [to, []],
+          [from, []],
+        ]),
+      ),
+    ]),
   );
+  // Attackers are taken in order, so each `from` list is filled in order; a row's defenders are not.
+  for (const attacker of types) {
+    for (const [defender, factor] of rowOf(attacker)) {
+      const pair = LISTS_OF.get(factor);
+      if (!pair || !order.has(defender)) continue;
+      lists.get(attacker)![pair.to]!.push(defender);
+      lists.get(defender)![pair.from]!.push(attacker);
+    }
+  }
+  const byOrder = (a: Entry, b: Entry) => order.get(a)! - order.get(b)!;
+  for (const own of lists.values()) for (const [to] of RELATIONS) own[to]!.sort(byOrder);
+  return lists;
 }
+
+/** Lists as published: each type a reference. */
+const refsOf = (lists: Lists, store: Store): Data =>
+  Object.fromEntries(Object.entries(lists).map(([list, types]) => [list, types.map((t) => store.ref(t))]));
+
+/** Whether `then` holds what `later` does among the types that existed then (`exists`): a type that came later is no change. */
+const sameAmong = (then: Lists, later: Lists, exists: ReadonlySet<Entry>) =>
+  Object.entries(then).every(([list, types]) => {
+    const kept = later[list]!.filter((t) => exists.has(t));
+    return kept.length === types.length && kept.every((t, i) => t === types[i]);
+  });
 
 interface PastRow {
   generation: Entry;
@@ -273,20 +301,24 @@ function damageRelations(ctx: Context): void {
 
   // Every generation some type's row changed after, latest first.
   const eras = [...new Set([...past.values()].flatMap((rows) => rows.map((p) => p.generation)))].sort((a, b) => b.id - a.id);
-  for (const type of types) {
-    const now = relationsOf(type, current, types, store);
-    const entries: Data[] = [];
-    let later = now;
-    for (const generation of eras) {
-      if (generation.id < since(type)) break; // no past entry before the type's own generation
-      const existing = new Set(types.filter((t) => since(t) <= generation.id));
-      const then = relationsOf(type, rowAt(generation), [...existing], store);
-      // A type that came later is no change: only what the types of that time did to each other is.
-      if (!sameRelations(then, among(later, existing, store))) entries.push({ generation: store.ref(generation), damage_relations: then });
-      later = then;
+  const now = relationsAmong(types, current);
+  const later = new Map(now);
+  const entries = new Map<Entry, Data[]>(types.map((t) => [t, []]));
+  for (const generation of eras) {
+    // No past entry before a type's own generation: each era lists the types that existed then.
+    const existing = types.filter((t) => since(t) <= generation.id);
+    const exists = new Set(existing);
+    const then = relationsAmong(existing, rowAt(generation));
+    for (const type of existing) {
+      const lists = then.get(type)!;
+      if (!sameAmong(lists, later.get(type)!, exists))
+        entries.get(type)!.push({ generation: store.ref(generation), damage_relations: refsOf(lists, store) });
+      later.set(type, lists);
     }
-    type.data.damage_relations = now;
-    type.data.past_damage_relations = entries.reverse();
+  }
+  for (const type of types) {
+    type.data.damage_relations = refsOf(now.get(type)!, store);
+    type.data.past_damage_relations = entries.get(type)!.reverse();
   }
 }
 
