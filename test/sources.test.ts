@@ -156,6 +156,9 @@ describe('reading a source file', () => {
     'deep.yaml': `id: 8\nv: ${'['.repeat(40)}${']'.repeat(40)}\n`,
     'record.json': '{"id": 9}',
     'broken.json': '{"id": 9,\n "x": }',
+    // The same key in other objects, and keys, braces and quotes inside strings, are no repetition.
+    'keyed.json': '{"id": 10, "a": {"id": 1, "s": "{\\"id\\": 2, \\"id\\": 3}"}, "b": [{"id": 1}, {"id": 2}], "c\\"": "}"}',
+    'twice.json': '{"id": 11, "a": {"b": 1},\n "a" : 2}',
   };
   const jsYaml = (text: string) => jsyaml.load(text, { schema: jsyaml.CORE_SCHEMA });
 
@@ -197,7 +200,9 @@ describe('reading a source file', () => {
     expect(Object.is((values['negative-zero.yaml'] as { score: number }).score, -0)).toBe(true);
     expect(values['anchor.yaml']).toEqual({ id: 4, name: 'anchor', also: 'anchor' });
     expect(values['record.json']).toEqual({ id: 9 });
-    for (const name of ['broken.yaml', 'twice.yaml', 'empty.yaml', 'deep.yaml', 'broken.json']) expect(values[name], name).toBeUndefined();
+    expect(values['keyed.json']).toEqual(JSON.parse(texts['keyed.json']!));
+    for (const name of ['broken.yaml', 'twice.yaml', 'empty.yaml', 'deep.yaml', 'broken.json', 'twice.json'])
+      expect(values[name], name).toBeUndefined();
     // One problem for each file that could not be read as a record, placed where it goes wrong and
     // worded by `yaml` for YAML (js-yaml refused the first two).
     expect(problems.list.map(({ file, line, column, message }) => ({ file, line, column, message }))).toEqual([
@@ -206,6 +211,8 @@ describe('reading a source file', () => {
       { file: 'data/type/empty.yaml', line: 1, column: 1, message: 'the file is empty; it should hold one record' },
       { file: 'data/type/deep.yaml', line: 1, column: 1, message: 'the document nests more than 32 levels deep' },
       { file: 'data/type/broken.json', line: 2, column: 7, message: "invalid JSON: Unexpected token '}'" },
+      // JSON.parse would keep the second "a" without a word; YAML refuses it, and so does the build.
+      { file: 'data/type/twice.json', line: 2, column: 2, message: 'invalid JSON: the key "a" is written twice in one object' },
     ]);
 
     // A file that cannot be read is reported, not thrown; one refused when listed is not read at all.

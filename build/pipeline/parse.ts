@@ -201,13 +201,51 @@ function parseCarefully(text: string, rel: string, problems: Problems): unknown 
 const MAX_EXPANDED = 2 * MAX_FILE_BYTES;
 
 function parseJson(text: string, rel: string, problems: Problems): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (err) {
     const pos = positionAt(text, jsonErrorOffset(text));
     problems.add({ file: rel, ...pos, pointer: '', message: `invalid JSON: ${jsonMessage((err as Error).message)}` });
     return undefined;
   }
+  const repeated = repeatedKey(text);
+  if (repeated) {
+    const message = `invalid JSON: the key ${JSON.stringify(repeated.key)} is written twice in one object`;
+    problems.add({
+      file: rel,
+      ...positionAt(text, repeated.offset),
+      pointer: '',
+      message,
+      hint: 'JSON would keep the last and lose the first: write each key once',
+    });
+    return undefined;
+  }
+  return value;
+}
+
+/** A JSON text's strings, each with the colon after it that makes it a key, and its braces. */
+const JSON_TOKEN = /"[^"\\]*(?:\\.[^"\\]*)*"(\s*:)?|[{}]/g;
+
+/**
+ * The first key a valid JSON text writes twice in one object, and where: JSON.parse keeps the last
+ * without a word, where YAML refuses a repeated key, and an author's first value would be lost.
+ * Outside its strings valid JSON holds no quote, so the strings are matched in turn from the start.
+ */
+function repeatedKey(text: string): { key: string; offset: number } | undefined {
+  const objects: Array<Set<string>> = [];
+  for (const match of text.matchAll(JSON_TOKEN)) {
+    const token = match[0];
+    if (token === '{') objects.push(new Set());
+    else if (token === '}') objects.pop();
+    else if (match[1] !== undefined) {
+      const keys = objects[objects.length - 1]!;
+      const key = JSON.parse(token.slice(0, token.length - match[1].length)) as string;
+      if (keys.has(key)) return { key, offset: match.index };
+      keys.add(key);
+    }
+  }
+  return undefined;
 }
 
 /** The parser's words without the echo of the text or the offset (the problem has its place). */
