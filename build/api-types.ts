@@ -52,6 +52,13 @@ export type StatNatureRefs = NamedRef[];
  */
 export type TypeRefs = NamedRef[];
 /**
+ * A key an author chooses in a tree of images (a generation's, a version group's, a set's): lowercase letters and digits, joined by hyphens or underscores, as a name or PokeAPI's keys (generation-i, red-blue, official-artwork, front_default).
+ *
+ * This interface was referenced by `ApiRecords`'s JSON-Schema
+ * via the `definition` "SpriteKey".
+ */
+export type SpriteKey = string;
+/**
  * Every condition that brings the form about, as PokeAPI gives them: those naming a record with its name and url, those naming none (gigantamax-factor) with their word alone.
  *
  * This interface was referenced by `ApiRecords`'s JSON-Schema

@@ -93,8 +93,11 @@ function checkAnew(file: SourceFile, validators: Validators, problems: Problems)
   const data = value as Record<string, unknown>;
   const label = typeof data.name === 'string' ? data.name : typeof data.id === 'number' ? String(data.id) : file.stem;
   const valid = check(data);
-  // An `if`'s own error only says that its `then` or `else` failed, which the error beneath it tells.
-  if (!valid) for (const err of check.errors ?? []) if (err.keyword !== 'if') problems.add(describe(err, file, label));
+  // An `if`'s own error only says that its `then` or `else` failed, and a `propertyNames`' that a key
+  // did: the error beneath each tells what.
+  if (!valid)
+    for (const err of check.errors ?? [])
+      if (err.keyword !== 'if' && err.keyword !== 'propertyNames') problems.add(describe(err, file, label));
   const idOk = Number.isInteger(data.id) && (data.id as number) >= firstId(file.kind);
   const nameOk = typeof data.name === 'string' && slug.test(data.name);
   if (!idOk || !nameOk) return { kind: file.kind, broken: idOk ? [file.stem, data.id as number] : [file.stem] };
@@ -157,6 +160,11 @@ function describe(err: ErrorObject, file: SourceFile, label: string) {
     message,
     hint,
   });
+  // A key refused by `propertyNames` (a tree of images): placed at the key, worded by its schema.
+  if (err.propertyName !== undefined) {
+    const pointer = `${path}${pointerOf([err.propertyName])}`;
+    return problem(`${show(err.propertyName)} is not a key this place takes`, (err.parentSchema as any)?.description, pointer, true);
+  }
   switch (err.keyword) {
     case 'additionalProperties': {
       const known = Object.keys((err.parentSchema as any)?.properties ?? {});

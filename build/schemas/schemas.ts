@@ -404,6 +404,7 @@ const MEDIA_VALUE = `^(?:https?://(?:[A-Za-z0-9\\-._~:/?#@!$&'()*+,;=]|%[0-9A-Fa
 function mediaSource(node: Schema): Schema {
   const out: Schema = { type: node.type };
   if (node.description) out.description = node.description;
+  if (node.propertyNames) out.propertyNames = node.propertyNames;
   if (node.properties) out.properties = Object.fromEntries(Object.entries(node.properties as Schema).map(([k, v]) => [k, mediaSource(v)]));
   if (node.additionalProperties !== undefined)
     out.additionalProperties = typeof node.additionalProperties === 'object' ? mediaSource(node.additionalProperties) : node.additionalProperties;
