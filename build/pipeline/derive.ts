@@ -50,6 +50,33 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
+/** What records claim that only one may, and how each claim reads. */
+interface OneClaim {
+  /** The field of a claimant that makes its claim. */
+  field: (claimant: Entry) => string;
+  /** The problem's words, given the claimed record and the claimants' names. */
+  message: (target: Entry, names: string) => string;
+  hint: string;
+}
+
+/**
+ * Records that each claim what only one may (a species' default creature, a creature's default
+ * form): each claimant of a record claimed twice or more is a problem at its field, naming
+ * the others, in every claimant's file (a pull request's report shows only the files it changed).
+ * PokeAPI's records have one each, and a client takes whichever it finds first.
+ */
+function claimedOnce(problems: Problems, claims: ReadonlyMap<Entry, readonly Entry[]>, claim: OneClaim): void {
+  for (const [target, claimants] of claims) {
+    if (claimants.length < 2) continue;
+    const names = claimants.map((c) => c.name).join(' and ');
+    for (const claimant of claimants) {
+      const pointer = pointerOf([claim.field(claimant)]);
+      const message = claim.message(target, names);
+      problems.add({ ...at(claimant.file, pointer), kind: claimant.kind, record: claimant.name, pointer, message, hint: claim.hint });
+    }
+  }
+}
+
 /**
  * `target.field` lists, as NamedRefs, the records of `from` whose `via` points at it (`x-inverse`):
  * a top-level field, or a dotted path through its lists (`moves.move`).
@@ -62,7 +89,8 @@ function simpleInverse(kind: string, field: string, from: string, via: string, o
       const map = inverse(store, from, (d) => along(d, steps));
       for (const entry of filled(kind)) {
         const refs = (map.get(entry) ?? []).map((e) => store.ref(e));
-        // A field that holds one reference holds the first record by id pointing at it, or null.
+        // A field that holds one reference holds the first record by id pointing at it, or null: a
+        // region's main generation is the first whose main region it is, the one that brought it in.
         entry.data[field] = one ? (refs[0] ?? null) : refs;
       }
     },
@@ -757,7 +785,17 @@ const written: Record<string, Derivation> = {
   },
   'creature.is_default': {
     reads: { creature: ['species', 'is_default'] },
-    run: ({ store, filled }) => {
+    run: ({ store, problems, filled }) => {
+      // Checked before it is filled in, while what each creature wrote is there to point at.
+      const bySpecies = inverse(store, 'creature', (d) => [d.species]);
+      const defaults = new Map(
+        [...bySpecies].map(([species, creatures]) => [species, creatures.filter((c) => isDefaultCreature(store, c))]),
+      );
+      claimedOnce(problems, defaults, {
+        field: (creature) => (typeof creature.data.is_default === 'boolean' ? 'is_default' : 'id'),
+        message: (species, names) => `${names} are each the default creature of ${species.name}, where a species has one`,
+        hint: "set is_default: false on all but one (left out, the creature whose id is its species' id is the default)",
+      });
       for (const creature of filled('creature')) creature.data.is_default = isDefaultCreature(store, creature);
     },
   },
@@ -768,13 +806,15 @@ const written: Record<string, Derivation> = {
       creature: ['species', 'sprites'],
       'creature-species': ['gender_rate', 'has_gender_differences'],
     },
-    run: ({ store, filled }) => {
-      const defaults = new Map<Entry, Entry>();
-      for (const form of store.valid('creature-form')) {
-        const creature = store.target(form.data.creature);
-        if (creature && form.data.is_default === true && !defaults.has(creature)) defaults.set(creature, form);
-      }
-      for (const creature of filled('creature')) creature.data.sprites = creatureSpriteTree(store, creature, defaults.get(creature));
+    run: ({ store, problems, filled }) => {
+      // A creature's sprites are its default form's, where it gives none: a creature has at most one.
+      const defaults = inverse(store, 'creature-form', (d) => (d.is_default === true ? [d.creature] : []));
+      claimedOnce(problems, defaults, {
+        field: () => 'is_default',
+        message: (creature, names) => `${names} are each the default form of ${creature.name}, where a creature has one`,
+        hint: 'set is_default: false on all but one',
+      });
+      for (const creature of filled('creature')) creature.data.sprites = creatureSpriteTree(store, creature, defaults.get(creature)?.[0]);
     },
   },
   'evolution-chain.chain': { reads: chainReads, run: evolutionChains },
