@@ -162,6 +162,14 @@ describe('the importer’s boundary', () => {
     raw('move', 4, Buffer.from([0x7b, 0xff, 0xfe, 0x7d]));
     editRecord(from, 'move', 5, (r) => void (r.id = 6));
     editRecord(from, 'ability', 1, (r) => void (r.names[0].name = 'x'.repeat(5 * 1024 * 1024)));
+    // A chain's link below its first, where the shape holds itself: it had gone unchecked, and crashed the import.
+    editRecord(from, 'evolution-chain', 1, (r) => void (r.chain.evolves_to[0].evolves_to = 5));
+    editRecord(from, 'evolution-chain', 2, (r) => void (r.chain.evolves_to[0].evolution_details = [null]));
+    // Two keys that are one field once renamed: the last had been kept and the first lost without a word.
+    editRecord(from, 'location-area', 1, (r) => void (r.creature_encounters = []));
+    raw('type', 17, fs.readFileSync(recordFile(from, 'type', 17), 'utf8').replace('{', '{"name": "blaze",'));
+    fs.mkdirSync(path.join(from, 'type', 'fire'));
+    fs.copyFileSync(recordFile(from, 'type', 18), path.join(from, 'type', 'fire', 'index.json'));
     const before = outsideOut(dir, out);
 
     const ran = await command('import', ['--from', from, '--out', out]);
@@ -181,6 +189,11 @@ describe('the importer’s boundary', () => {
         'type/9/index.json: /damage_relations is "x" where the specification has a mapping',
         'type/10/index.json: nests more than 32 levels deep, as no record does',
         'type/14/index.json: holds the key "__proto__", which names an object\'s machinery in JavaScript',
+        'evolution-chain/1/index.json: /chain/evolves_to/0/evolves_to is 5 where the specification has a list',
+        'evolution-chain/2/index.json: /chain/evolves_to/0/evolution_details/0 is null where the specification has a mapping',
+        'location-area/1/index.json: holds both "pokemon_encounters" and "creature_encounters", which are one field here',
+        'type/17/index.json: writes the key "name" twice in one object: JSON would keep the last',
+        'type/fire: is a folder not named by an id, so holds no record PokeAPI would serve',
       ]),
     );
     for (const rel of written(out)) expect(fs.readFileSync(path.join(out, rel), 'utf8')).not.toContain('polluted');
@@ -250,6 +263,30 @@ describe('/dev/shm', () => {
   });
 });
 
+describe('a full disk', () => {
+  // A file system of 700 kB (tmpfs, where this process may mount one) holds the records but not a
+  // report of 3,000 refusals: the import fails, and leaves nothing there, not even a cut-off report
+  // that would refuse the next import, nor the folders it made above --out.
+  it('leaves nothing where it could not write its report', async (ctx) => {
+    const { dir, from } = await pokeWorld('crs-import-full-');
+    for (let id = 100_000; id < 103_000; id++) fs.writeFileSync(path.join(from, 'gender', String(id)), '');
+    const disk = path.join(dir, 'disk');
+    fs.mkdirSync(disk);
+    if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=700k', 'tmpfs', disk]).status !== 0) return ctx.skip();
+    try {
+      const ran = await command('import', ['--from', from, '--out', path.join(disk, 'made', 'data')]);
+      expectNoTrace(ran);
+      expect(said(ran.stderr)).toEqual([
+        expect.stringMatching(/data\.import-report\.json: could not be written \(ENOSPC\); nothing was imported$/),
+      ]);
+      expect(ran.code).toBe(3);
+      expect(fs.readdirSync(disk)).toEqual([]);
+    } finally {
+      spawnSync('umount', [disk]);
+    }
+  }, 60_000);
+});
+
 describe('a stopped import', () => {
   it.each([
     ['SIGINT', 130],
@@ -257,7 +294,10 @@ describe('a stopped import', () => {
   ] as const)(
     'removes its folder and exits, on %s, with %i',
     async (signal, code) => {
-      const { dir, from, out } = await pokeWorld('crs-import-stop-');
+      const world = await pokeWorld('crs-import-stop-');
+      const { dir, from } = world;
+      // Folders above --out that the import makes are its own too, and go with it.
+      const out = path.join(path.dirname(world.out), 'made', 'for', 'it', path.basename(world.out));
       // Records enough that the write takes a while: the signal comes while its folder is there.
       const language = JSON.parse(fs.readFileSync(recordFile(from, 'language', 9), 'utf8'));
       for (let id = 1000; id < 4000; id++) {

@@ -1,10 +1,9 @@
 // `npm run import -- --from DIR [--out DIR]`: a PokeAPI static API into a data folder of records.
-import fs from 'node:fs';
 import path from 'node:path';
 import { folderToRead, folderToWrite, realish, UsageError, within } from '../guard.mjs';
 import { importWorld, type ImportResult } from '../import/import.ts';
 import type { Progress } from '../import/read.ts';
-import { checkOut, NotWritten, tempFolder } from '../import/write.ts';
+import { checkOut, NotWritten, unmake } from '../import/write.ts';
 import { defaultDataDir, projectRoot } from '../paths.ts';
 import { visible } from '../report/problems.ts';
 import { commandOptions, onStop, stopping, terminalBar, untilStopped } from './common.ts';
@@ -116,10 +115,11 @@ export async function main(argv: string[]): Promise<number> {
   const report = `${out}.import-report.json`;
   const progress = progressReporter();
   // Stopped by a signal, the import removes the folder it writes into, its own (checkOut found
-  // none of its name), before the process ends; the report is written only after every record.
+  // none of its name), and the folders above it made, before the process ends; the report is
+  // written only after every record.
   const forget = onStop(() => {
     progress.stop();
-    fs.rmSync(tempFolder(out), { recursive: true, force: true });
+    unmake(out);
     console.error('the import was stopped: nothing was written');
   });
   try {

@@ -8,7 +8,7 @@ import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import path from 'node:path';
 import { readInside, UsageError, within } from '../guard.mjs';
-import { MAX_DEPTH, withoutMark } from '../pipeline/parse.ts';
+import { MAX_DEPTH, repeatedKey, withoutMark } from '../pipeline/parse.ts';
 import { visible } from '../report/problems.ts';
 import type { SchemaSet } from '../schemas/schemas.ts';
 import { ourName, pause, type Poke, type Refusal, type World } from './kinds.ts';
@@ -135,6 +135,9 @@ function idFolders(root: string, kind: string, refused: Refusal[]): string[] {
   const isId = (name: string) => /^-?\d+$/.test(name);
   const { folders, others } = listing(root, kind, refused);
   for (const name of others.filter(isId).sort()) refused.push({ file: `${kind}/${name}`, why: 'is not a folder, so holds no record' });
+  // PokeAPI's layout names each record's folder by its id alone: any other folder is said, not passed over.
+  for (const name of folders.filter((n) => !isId(n)).sort())
+    refused.push({ file: `${kind}/${name}`, why: 'is a folder not named by an id, so holds no record PokeAPI would serve' });
   // `7` and `007` name one id: the folder written as the number is, or else the first, holds it.
   const byId = new Map<number, string>();
   for (const name of folders.filter(isId).sort((a, b) => Number(a) - Number(b) || a.length - b.length)) {
@@ -153,12 +156,15 @@ function readRecord(root: string, rel: string, id: number, shape: Poke): { recor
   if ('why' in read) return read;
   if (!isUtf8(read.bytes)) return { why: 'is not UTF-8 text' };
   let data: unknown;
+  const text = withoutMark(read.bytes.toString('utf8'));
   try {
-    data = JSON.parse(withoutMark(read.bytes.toString('utf8')));
+    data = JSON.parse(text);
   } catch (err) {
     return { why: `is not JSON: ${visible((err as Error).message)}` };
   }
   if (!data || typeof data !== 'object' || Array.isArray(data)) return { why: 'is not a record (a JSON object)' };
+  const repeated = repeatedKey(text);
+  if (repeated) return { why: `writes the key ${visible(JSON.stringify(repeated.key))} twice in one object: JSON would keep the last` };
   const unsafe = unsafeKeyOrDepth(data);
   if (unsafe) return { why: unsafe };
   const record = data as Poke;
@@ -168,8 +174,9 @@ function readRecord(root: string, rel: string, id: number, shape: Poke): { recor
 }
 
 /**
- * Why a parsed record is not taken whatever its kind: it nests deeper than the build reads, or it
- * holds a key of JavaScript's machinery. Looked at without recursion, however deep it is.
+ * Why a parsed record is not taken whatever its kind: it nests deeper than the build reads, it
+ * holds a key of JavaScript's machinery, or two keys that are one field once renamed. Looked at
+ * without recursion, however deep it is.
  */
 function unsafeKeyOrDepth(value: object): string | undefined {
   const stack: Array<[object, number]> = [[value, 1]];
@@ -177,8 +184,15 @@ function unsafeKeyOrDepth(value: object): string | undefined {
     const [node, depth] = next;
     if (depth > MAX_DEPTH) return `nests more than ${MAX_DEPTH} levels deep, as no record does`;
     const isList = Array.isArray(node);
+    // PokeAPI's names are renamed ("pokemon" → "creature"): two keys renamed alike would be one field, the last kept.
+    const renamed = new Map<string, string>();
     for (const [key, item] of Object.entries(node)) {
       if (!isList && MACHINERY.has(key)) return `holds the key "${key}", which names an object's machinery in JavaScript`;
+      const ours = isList ? undefined : ourName(key);
+      const before = ours === undefined ? undefined : renamed.get(ours);
+      if (before !== undefined)
+        return `holds both ${visible(JSON.stringify(before))} and ${visible(JSON.stringify(key))}, which are one field here`;
+      if (ours !== undefined) renamed.set(ours, key);
       if (item && typeof item === 'object') stack.push([item, depth + 1]);
     }
   }

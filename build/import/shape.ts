@@ -33,34 +33,58 @@ function listAt(schema: Schema, path: string[]): Schema {
 
 /**
  * Where `value` is not of the type `shape` gives, said in words with its JSON pointer; undefined
- * when every field the shape knows fits. A reference may be null: the import drops or fills it.
+ * when every field the shape knows fits. A reference may be null: the import drops or fills it. A
+ * shape that holds itself (a chain's link) refers to its own `$defs` in `root`, and is followed as
+ * deep as the record goes.
  */
-export function misfit(shape: Schema, value: unknown, at: Array<string | number> = []): string | undefined {
+export function misfit(root: Schema, value: unknown): string | undefined {
+  return misfitAt(root, root, value, []);
+}
+
+function misfitAt(root: Schema, shape: Schema, value: unknown, at: Array<string | number>): string | undefined {
+  if (typeof shape.$ref === 'string') return misfitAt(root, defined(root, shape.$ref), value, at);
   if (value === null && (shape['x-ref'] || shape['x-ref-by'])) return undefined;
   const branches: Schema[] | undefined = shape.anyOf ?? shape.oneOf;
   if (branches) {
-    const found = branches.map((branch) => misfit(branch, value, at));
+    const found = branches.map((branch) => misfitAt(root, branch, value, at));
     return found.includes(undefined) ? undefined : found[0];
   }
   const types: string[] | undefined = shape.type && [shape.type].flat();
   if (types && !types.includes(typeOf(value)) && !(typeOf(value) === 'integer' && types.includes('number'))) {
     return `${pointerOf(at) || 'the record'} is ${show(value)} where the specification has ${types.map(words).join(' or ')}`;
   }
-  if (Array.isArray(value)) return shape.items ? first(value.map((item, i) => [shape.items, item, [...at, i]])) : undefined;
+  if (Array.isArray(value))
+    return shape.items
+      ? first(
+          root,
+          value.map((item, i) => [shape.items, item, [...at, i]]),
+        )
+      : undefined;
   if (value && typeof value === 'object' && shape.properties) {
     const known = Object.entries(value).filter(([key]) => Object.hasOwn(shape.properties, ourName(key)));
-    return first(known.map(([key, field]) => [shape.properties[ourName(key)], field, [...at, key]]));
+    return first(
+      root,
+      known.map(([key, field]) => [shape.properties[ourName(key)], field, [...at, key]]),
+    );
   }
   return undefined;
 }
 
 /** The first misfit of the places given. */
-function first(places: Array<[Schema, unknown, Array<string | number>]>): string | undefined {
+function first(root: Schema, places: Array<[Schema, unknown, Array<string | number>]>): string | undefined {
   for (const [shape, value, at] of places) {
-    const found = misfit(shape, value, at);
+    const found = misfitAt(root, shape, value, at);
     if (found) return found;
   }
   return undefined;
+}
+
+/** The shape a `$ref` of the inlined schema names: one of its own `$defs` (schemas.ts keeps only those). */
+function defined(root: Schema, ref: string): Schema {
+  const name = ref.startsWith('#/$defs/') ? ref.slice('#/$defs/'.length) : undefined;
+  const shape = name === undefined ? undefined : root.$defs?.[name];
+  if (!shape) throw new Error(`the shape names ${ref}, which it does not define`);
+  return shape;
 }
 
 const typeOf = (value: unknown): string => {

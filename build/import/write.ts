@@ -56,10 +56,17 @@ export interface WriteOptions {
   onFile?: () => void;
 }
 
-/** Writes the files into a new folder beside `out` and the report beside it, then renames the folder to `out`. */
+/** The report as it is written, inside the import's own folder: no PokeAPI kind is named so. */
+const REPORT_DRAFT = '.import-report.json';
+
+/**
+ * Writes the files into a new folder beside `out` and the report beside it, then renames the folder
+ * to `out`. The report is written whole inside that folder and linked into place (a link is never
+ * made over a file), so a disk that fills leaves no cut-off report to refuse the next import.
+ */
 export async function writeFolder(out: string, files: SourceFile[], { report, onFile }: WriteOptions): Promise<void> {
   const temp = tempFolder(out);
-  made(() => fs.mkdirSync(path.dirname(out), { recursive: true }), out);
+  made(() => madeAbove.set(out, fs.mkdirSync(path.dirname(out), { recursive: true })), out);
   made(() => fs.mkdirSync(temp), out); // not recursive: a folder found there is not the import's
   let reported = false;
   try {
@@ -70,14 +77,38 @@ export async function writeFolder(out: string, files: SourceFile[], { report, on
       if ((i + 1) % FILES_PER_PAUSE === 0) await pause();
     }
     await pause();
-    made(() => fs.writeFileSync(report.file, report.text, { flag: 'wx' }), report.file);
+    const draft = path.join(temp, REPORT_DRAFT);
+    made(() => fs.writeFileSync(draft, report.text, { flag: 'wx' }), report.file);
+    made(() => fs.linkSync(draft, report.file), report.file);
     reported = true;
+    fs.rmSync(draft);
     if (fs.existsSync(out)) made(() => fs.rmdirSync(out), out); // empty, as checkOut found it
     made(() => fs.renameSync(temp, out), out);
   } catch (err) {
-    fs.rmSync(temp, { recursive: true, force: true });
+    unmake(out);
     if (reported) fs.rmSync(report.file, { force: true });
     throw err;
+  }
+}
+
+/** The topmost folder above each `out` that this import made for it (`mkdir -p`'s answer), if any. */
+const madeAbove = new Map<string, string | undefined>();
+
+/**
+ * Removes what an import that failed or was stopped made: its own folder beside `out`, and the
+ * folders above `out` it made, each only if empty (a folder another process wrote into since stays).
+ */
+export function unmake(out: string): void {
+  fs.rmSync(tempFolder(out), { recursive: true, force: true });
+  const top = madeAbove.get(out);
+  if (top === undefined) return;
+  for (let dir = path.dirname(out); ; dir = path.dirname(dir)) {
+    try {
+      fs.rmdirSync(dir);
+    } catch {
+      return;
+    }
+    if (dir === top) return;
   }
 }
 

@@ -232,7 +232,7 @@ const JSON_TOKEN = /"[^"\\]*(?:\\.[^"\\]*)*"(\s*:)?|[{}]/g;
  * without a word, where YAML refuses a repeated key, and an author's first value would be lost.
  * Outside its strings valid JSON holds no quote, so the strings are matched in turn from the start.
  */
-function repeatedKey(text: string): { key: string; offset: number } | undefined {
+export function repeatedKey(text: string): { key: string; offset: number } | undefined {
   const objects: Array<Set<string>> = [];
   for (const match of text.matchAll(JSON_TOKEN)) {
     const token = match[0];
