@@ -47,6 +47,11 @@ describe('HTTP', () => {
     }
     const query = await raw('/api/v2/stat/attack/?x=1');
     expect(JSON.parse(query.body).name).toBe('attack');
+    // A long query (a tracker's) is read past, as PokeAPI reads past what it does not know; a long path is no file.
+    const tracked = await raw(`/api/v2/stat/attack/?utm=${'a'.repeat(3000)}`);
+    expect(tracked.status).toBe(200);
+    expect(JSON.parse(tracked.body).name).toBe('attack');
+    expect((await raw(`/api/v2/stat/${'a'.repeat(3000)}/`)).status).toBe(404);
   });
 
   it('answers 404 with a JSON body for unknown ids and names, and for location-area by name', async () => {

@@ -65,6 +65,11 @@ describe('/api/v2/meta/', () => {
     expect(meta.json).toEqual({ deploy_date: '0', hash: expect.stringMatching(/^[0-9a-f]{40}$/), tag: null });
     // Without the slash, and with a query, which pages nothing: it is no list.
     for (const p of ['/api/v2/meta', '/api/v2/meta/?offset=0&limit=1']) expect((await w.get(p)).body, p).toBe(meta.body);
+    // The dumps' folder lists its files, and is no kind's list either: a query there had been a 500.
+    const dumps = await w.get('/api/v2/ndjson/');
+    expect(dumps.status).toBe(200);
+    for (const p of ['/api/v2/ndjson/?limit=2', '/api/v2/ndjson/?offset=0'])
+      expect(await w.get(p), p).toMatchObject({ status: 200, body: dumps.body });
 
     const again = await build(w.data, w.out);
     expect(again.code).toBe(0);

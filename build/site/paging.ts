@@ -125,8 +125,9 @@ export async function pageFor(url: URL, read: (rel: string) => Promise<string | 
   if (!kind || !pagingOf(url.searchParams)) return undefined;
   const [listText, indexText] = await Promise.all([read(pageSources.list(kind)), read(pageSources.index)]);
   if (listText === undefined || indexText === undefined) return undefined;
-  // The index also names `/api/v2/meta/`, which is no list: its query plays no part, as at PokeAPI.
-  if (!listText.includes('"results"')) return undefined;
+  // The index also names `/api/v2/meta/`, which is no list, and names no list url for the dumps'
+  // folder (`/api/v2/ndjson/`), whose file lists them: the query of either plays no part, as at PokeAPI.
+  if (!listText.includes('"results"') || typeof (JSON.parse(indexText) as Record<string, unknown>)[kind] !== 'string') return undefined;
   return pageJson(indexText, listText, kind, url.searchParams);
 }
 

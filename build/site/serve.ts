@@ -254,8 +254,10 @@ export function requestHandler(publicDir: string): http.RequestListener {
  * serve-handler checks containment too; this answers such paths with the plain JSON 404.
  */
 export function safePath(url: string): boolean {
-  if (url.length > 2048 || !URL.canParse(url, 'http://localhost')) return false;
+  // The path alone is held to a length: a query plays no part in which file answers (a long one of
+  // a tracker's is as PokeAPI would take it), and Node refuses a request line past 16 kB itself.
   let pathname = url.split('?')[0]!;
+  if (pathname.length > 2048 || !URL.canParse(url, 'http://localhost')) return false;
   for (let i = 0; i < 3 && pathname.includes('%'); i++) {
     try {
       pathname = decodeURIComponent(pathname);
