@@ -145,6 +145,32 @@ describe('npm run dev', () => {
     for (const [mark, answer] of await Promise.all(answers)) expect(answer, `asked while ${mark} was built`).toBe(mark);
   });
 
+  test('saves that keep breaking the data hold a request only a moment: it is answered from the last good build while they go on', async () => {
+    const good = await fs.readFile(fireFile(), 'utf8');
+    const served = await getJson('/api/v2/type/2/');
+    // A broken save every 50 ms, each unlike the last, until the request is answered (or 30 s pass).
+    let saving = true;
+    let ended = false;
+    const saves = (async () => {
+      for (let i = 0; saving && i < 600; i++) {
+        await fs.writeFile(fireFile(), `id: 2\nname: fire\ngeneration: [oops${i}\n`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      ended = true;
+    })();
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await getJson('/api/v2/type/2/')).toEqual(served);
+      expect(ended, 'answered only once the saves stopped').toBe(false);
+      expect((await getJson('/__build-status')).ok).toBe(false);
+    } finally {
+      saving = false;
+      await saves;
+      await fs.writeFile(fireFile(), good);
+    }
+    await until(async () => (await getJson('/__build-status')).ok === true);
+  });
+
   test("a kind's folder or the data folder replaced whole, as a checkout replaces it, is watched in its place", async () => {
     const typeDir = path.join(world.data, 'type');
     const next = path.join(world.root, 'type-next');

@@ -33,6 +33,12 @@ const RECHECK_MS = 50;
  * which alone is broken data, and on a busy machine the steps can be milliseconds apart.
  */
 const SAVE_STEPS_MS = 100;
+/**
+ * How long failed builds are passed over while saves keep coming before the failure is shown:
+ * requests wait for the build after a half-written save, but saves that keep breaking the data
+ * (a script writing, an editor saving on each key) would hold them for as long as they come.
+ */
+const FAILING_MS = 2_000;
 /** Without `--port`, the first free one of these, as vite picks. */
 const DEFAULT_PORTS = Array.from({ length: 10 }, (_, i) => 5173 + i);
 
@@ -98,6 +104,8 @@ class DevLoop {
   });
   /** Whether a fill ran to its end, or failed (`fill`): it is not tried again. */
   private filled = false;
+  /** When the builds began to fail, since the last one shown that did not (`FAILING_MS`). */
+  private failingSince: number | undefined;
   private recheck: NodeJS.Timeout | undefined;
   private watcher: { close: () => void } | undefined;
   /** How many changes the watchers have reported. */
@@ -184,12 +192,16 @@ class DevLoop {
       // A build that failed while the watchers heard more, or soon after, saw a save half written:
       // it is passed over, and the build they asked for, which the requests go on waiting for, says
       // whether the data is broken. So is one whose folder changed since it listed it, though the
-      // watchers heard nothing (see `recheck` below): it asks for that build itself.
-      if (this.heard !== heard) return;
-      if (built !== '' && listing(this.dataDir) !== built) return void this.builds.run();
+      // watchers heard nothing (see `recheck` below): it asks for that build itself. Builds failing
+      // for longer than FAILING_MS are shown, and the requests answered from the last good build.
+      this.failingSince ??= performance.now();
+      const passOver = performance.now() - this.failingSince < FAILING_MS;
+      if (passOver && this.heard !== heard) return;
+      if (passOver && built !== '' && listing(this.dataDir) !== built) return void this.builds.run();
       const api = shown.status.served ? 'the API keeps the last good build' : 'the API has no build yet';
       console.error(`${time()} the build failed; ${api}\n${shown.status.text}`);
     }
+    if (shown.status.ok) this.failingSince = undefined;
     this.shown = { status: shown.status, tree: shown.tree ?? this.shown.tree };
     this.release();
     this.vite?.ws.send({ type: 'custom', event: BUILD_EVENT, data: this.shown.status });
