@@ -65,6 +65,14 @@ describe('npm run dev', () => {
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ detail: 'Not found.' });
     expect((await getJson('/__build-status')).ok).toBe(true);
+    // A page of another origin may ask the API with a conditional request, as it may ask `npm start`.
+    const preflight = await fetch(url + '/api/v2/type/fire/', {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'if-none-match' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-methods')).toBe('GET, HEAD, OPTIONS');
   });
 
   test('vite reads only the explorer and what it imports, not the rest of the project', async () => {

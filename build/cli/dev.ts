@@ -127,8 +127,10 @@ class DevLoop {
       const vite = await createViteServer({
         configFile: path.join(projectRoot, 'vite.config.ts'),
         logLevel: 'info',
-        // The host is vite's too: it answers requests that name it (server.allowedHosts).
-        server: { middlewareMode: true, ws: { server: this.server }, host: this.options.host },
+        // The host is vite's too: it answers requests that name it (server.allowedHosts). vite's CORS
+        // is off: its middleware would answer an API's preflight from another origin before the
+        // API's own rules do (`*`, as `npm start` and PokeAPI), and the explorer's page needs none.
+        server: { middlewareMode: true, ws: { server: this.server }, host: this.options.host, cors: false },
         plugins: [this.plugin()],
       });
       this.vite = vite;
