@@ -48,7 +48,8 @@ const claimed = new Set();
  * @returns {string}
  */
 export function cacheRoot(projectRoot, keep = {}) {
-  const chosen = process.env.CRS_CACHE_DIR;
+  // Set to nothing, as a CI's unset variable often is, it names no folder: the default is used.
+  const chosen = process.env.CRS_CACHE_DIR || undefined;
   return claim(projectRoot, chosen ? path.resolve(chosen) : ownRoot(projectRoot), chosen, keep);
 }
 

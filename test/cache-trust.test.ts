@@ -300,6 +300,12 @@ describe('code in the cache', () => {
 });
 
 describe('CRS_CACHE_DIR', () => {
+  it('set to nothing, as a CI may leave a variable, is the default cache, not the folder the build runs in', async () => {
+    const out = path.join(world.root, 'unset-cache');
+    counts(await build('', world.data, out));
+    expect(await snapshot(out)).toEqual(clean);
+  });
+
   it("naming a user's folder that holds look-alike key folders is refused, and the folder left as it was", async () => {
     const user = path.join(await tempDir(), 'work');
     userFolder(user, 'build');
