@@ -160,9 +160,31 @@ export function folderToRead(setting, dir) {
 }
 
 /**
+ * The file a plain output (`--plain`) carries, so that the next build knows the folder for its own
+ * (output/guard.ts). A linked output needs none: it is a link to one of the build's trees.
+ */
+export const PLAIN_MARK = '.crs-build';
+
+/**
+ * The output a build made that the real path `real` is or lies inside, if any: a folder of a
+ * build's trees (`.<output>-builds`, holding `a` or `b`: output/slots.ts), or a plain output (marked
+ * with `PLAIN_MARK`). The next build replaces what is there whole, so nothing else may be written in it.
+ * @param {string} real a path with its links resolved (`realish`)
+ * @returns {string | undefined}
+ */
+export function madeByBuild(real) {
+  for (let dir = real; ; dir = path.dirname(dir)) {
+    const trees = /^\..+-builds$/.test(path.basename(dir)) && ['a', 'b'].some((slot) => fs.existsSync(path.join(dir, slot)));
+    if (trees || fs.existsSync(path.join(dir, PLAIN_MARK))) return dir;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
  * Refuses a folder a command will write into, given as `setting`, when it is, holds or lies inside
- * one of the folders that are not its own (`keep`: the data folder, the project, a `--from`), or
- * when it cannot be made (a file on the way, a path under /proc). Returns it absolute.
+ * one of the folders that are not its own (`keep`: the data folder, the project, a `--from`), when
+ * it lies in an output a build made, or when it cannot be made (a file on the way, a path under
+ * /proc). Returns it absolute.
  * @param {string} setting
  * @param {string} dir
  * @param {Record<string, string>} keep what each folder is called, by its path
@@ -177,6 +199,9 @@ export function folderToWrite(setting, dir, keep) {
     if (within(theirs, real)) throw new UsageError(`${setting} ${dir}: holds ${what}; choose another folder`);
     if (within(real, theirs)) throw new UsageError(`${setting} ${dir}: is inside ${what}; choose another folder`);
   }
+  const output = madeByBuild(real);
+  if (output)
+    throw new UsageError(`${setting} ${dir}: is inside ${output}, a build's output, which the next build replaces; choose another folder`);
   // The nearest part that exists must be a folder that is not a kernel's (/proc, /sys, /dev: files
   // there are not files, and a write can loop or fail midway). /dev/shm is the one folder under
   // /dev made to hold files: a file system in memory, as /tmp is on many systems.

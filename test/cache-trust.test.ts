@@ -300,6 +300,14 @@ describe('code in the cache', () => {
 });
 
 describe('CRS_CACHE_DIR', () => {
+  it("inside a build's output is refused: that build's next would replace it", async () => {
+    const inside = path.join(world.root, 'clean', 'cache');
+    expect(refusal(await build(inside, world.data, path.join(world.root, 'elsewhere')))).toMatch(
+      /^CRS_CACHE_DIR .*clean\/cache: is inside .*clean, a build's output, which the next build replaces/,
+    );
+    expect(fs.existsSync(inside)).toBe(false);
+  });
+
   it('set to nothing, as a CI may leave a variable, is the default cache, not the folder the build runs in', async () => {
     const out = path.join(world.root, 'unset-cache');
     counts(await build('', world.data, out));

@@ -47,6 +47,22 @@ describe('an --out the build did not make is refused, untouched', () => {
     ],
     ['a link to the data folder', (w) => linkTo(w.root, w.data), /is the data folder/],
     ['an output whose trees folder holds a file of the user', (w) => foreignRoot(w.root), /holds diary\.txt, which it did not make/],
+    // Inside an output a build made, the files would be published by it, and replaced by its next build.
+    [
+      'a folder inside a linked output',
+      (w) => ({ out: path.join(linkedOutput(w.root), 'nested') }),
+      /is inside .*\.site-builds, a build's output/,
+    ],
+    [
+      "a folder inside a build's trees",
+      (w) => ({ out: path.join(path.dirname(linkedOutput(w.root)), '.site-builds', 'x') }),
+      /is inside .*\.site-builds, a build's output/,
+    ],
+    [
+      'a folder inside a plain output',
+      (w) => ({ out: path.join(plainOutput(w.root), 'nested') }),
+      /is inside .*plain-site, a build's output/,
+    ],
   ];
   for (const plain of [false, true]) {
     for (const [what, make, message] of cases) {
@@ -78,6 +94,20 @@ function linkTo(root: string, target: string) {
   const out = path.join(root, 'out');
   fs.symlinkSync(target, out);
   return { out };
+}
+
+/** An output as a build leaves it, `site` a link to the first of its trees: its path. */
+function linkedOutput(root: string): string {
+  fs.mkdirSync(path.join(root, '.site-builds', 'a', 'api'), { recursive: true });
+  fs.symlinkSync(path.join('.site-builds', 'a'), path.join(root, 'site'));
+  return path.join(root, 'site');
+}
+
+/** An output as `--plain` leaves it, marked: its path. */
+function plainOutput(root: string): string {
+  fs.mkdirSync(path.join(root, 'plain-site', 'api'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'plain-site', PLAIN_MARK), 'marked\n');
+  return path.join(root, 'plain-site');
 }
 
 function foreignRoot(root: string) {

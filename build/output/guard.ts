@@ -4,13 +4,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../config.ts';
-import { realish, within } from '../guard.mjs';
+import { madeByBuild, PLAIN_MARK, realish, within } from '../guard.mjs';
 
-/**
- * The file a plain output (`--plain`) carries, so that the next build knows the folder for its own.
- * A linked output needs none: it is a link to one of the build's trees.
- */
-export const PLAIN_MARK = '.crs-build';
+export { PLAIN_MARK };
 export const PLAIN_MARK_TEXT = 'Written by the Creature Reference Service build: the next build replaces this folder whole.\n';
 
 /** What stands at the output path, once it is known to be the build's to replace. */
@@ -42,6 +38,9 @@ export async function checkOutput(places: Places): Promise<OutputState> {
   if (inside(project, out)) throw refuse('holds the project folder');
   if (inside(data, out)) throw refuse('holds the data folder');
   if (inside(out, data)) throw refuse('is inside the data folder');
+  // Within another output (or this one's trees), it would be published by that build, and replaced by its next.
+  const output = madeByBuild(realish(path.dirname(places.outDir)));
+  if (output) throw refuse(`is inside ${output}, a build's output`);
   await checkRoot(places.root, refuse);
   return ownState(places, refuse);
 }
