@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { projectRoot } from '../build/paths.ts';
 
-export const COMMANDS = ['build', 'start', 'dev', 'import', 'diff', 'gen:world', 'bench'] as const;
+export const COMMANDS = ['build', 'start', 'dev', 'import', 'diff', 'gen:world', 'bench', 'types'] as const;
 export type Command = (typeof COMMANDS)[number];
 
 export interface Ran {
@@ -29,7 +29,7 @@ export function userEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
  */
 export function run(command: Command, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Ran> {
   const [file, argv] =
-    command === 'gen:world' || command === 'bench' || (command === 'start' && args.length)
+    command === 'gen:world' || command === 'bench' || command === 'types' || (command === 'start' && args.length)
       ? ['npm', ['run', '--silent', command, '--', ...args]]
       : [process.execPath, [path.join(projectRoot, 'build/launch.mjs'), command, ...args]];
   return runToEnd(file, argv, { cwd: projectRoot, env: userEnv(env), killAfterMs: 45_000 });

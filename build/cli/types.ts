@@ -9,6 +9,7 @@ import { compile } from 'json-schema-to-typescript';
 import { projectRoot, sourceSchemasDir } from '../paths.ts';
 import { editorSettingsText, keepFiles, sourceSchemaFiles } from '../schemas/editor-schemas.ts';
 import { bundleDefinitions, loadSchemas, type Schema } from '../schemas/schemas.ts';
+import { commandOptions } from './common.ts';
 
 export const typesFile = path.join(projectRoot, 'build', 'api-types.ts');
 
@@ -40,7 +41,19 @@ export async function generateTypes(): Promise<string> {
   });
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+const HELP = `Usage: npm run types
+
+Writes what is generated from schemas/*.json and committed: build/api-types.ts (every published
+record's TypeScript type), schemas/source/ (the source format's JSON Schemas, for editors) and
+.vscode/settings.json (each kind's records mapped to its schema). Run it after editing a schema;
+the tests fail while any of them is stale. Takes no options.
+
+  -h, --help   show this help`;
+
+/** Writes the generated files; the exit code. */
+async function main(argv: string[]): Promise<number> {
+  const values = commandOptions(argv, {}, HELP);
+  if (typeof values === 'number') return values;
   fs.writeFileSync(typesFile, await generateTypes());
   console.log(`wrote ${path.relative(process.cwd(), typesFile)}`);
   const written = keepFiles(sourceSchemasDir, sourceSchemaFiles(loadSchemas()));
@@ -53,4 +66,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     fs.writeFileSync(settingsFile, text);
     console.log(`wrote ${path.relative(process.cwd(), settingsFile)} (each kind's records mapped to its schema)`);
   }
+  return 0;
 }
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) process.exitCode = await main(process.argv.slice(2));
