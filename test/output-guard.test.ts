@@ -252,4 +252,25 @@ describe('the build lock', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(fs.existsSync(lock)).toBe(false);
   });
+
+  it.skipIf(!fs.existsSync('/proc/sys/kernel/random/boot_id'))(
+    'is taken over when its pid names another process now, as after a restart',
+    async () => {
+      const w = await fixtureWorld();
+      buildCli(['--data', w.data, '--out', w.out]);
+      // A lock names its holder's pid and when it started (the boot's id, and the clock ticks since,
+      // from /proc/<pid>/stat): this test's own process, as it started, holds it...
+      const boot = fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+      const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+      const ticks = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+      const lock = path.join(w.root, '.dist-builds', 'lock');
+      fs.writeFileSync(lock, `${process.pid} ${boot}:${ticks}`);
+      expect(buildCli(['--data', w.data, '--out', w.out, '--pretty']).code).toBe(4);
+      // ...but one that started at another time, with the same pid, is another process: the lock is stale.
+      fs.writeFileSync(lock, `${process.pid} ${boot}:1`);
+      const run = buildCli(['--data', w.data, '--out', w.out, '--pretty']);
+      expect(run.code, run.stderr).toBe(0);
+      expect(fs.existsSync(lock)).toBe(false);
+    },
+  );
 });

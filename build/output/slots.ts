@@ -3,6 +3,7 @@
 // (`.dist-builds/a`, `.dist-builds/b`); each tree has a manifest (incremental/manifest.ts), which
 // also holds what its build remembered of the records.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { readManifest, readManifestHeader, type Lines, type Manifest, type ManifestHeader } from '../incremental/manifest.ts';
@@ -99,13 +100,13 @@ export class Busy extends Error {
 export async function lock(file: string): Promise<() => Promise<void>> {
   const mine = `${file}.${process.pid}`;
   await fs.rm(mine, { force: true });
-  await fs.writeFile(mine, String(process.pid), { flag: 'wx' });
+  await fs.writeFile(mine, `${process.pid} ${startedOf('self')}`, { flag: 'wx' });
   try {
     for (const deadline = Date.now() + LOCK_WAIT_MS; Date.now() < deadline;) {
       if (await linked(mine, file)) return () => release(file);
       const holder = await holderOf(file);
       if (holder === null) continue; // let go meanwhile: link again
-      if (holder !== undefined && alive(holder)) throw new Busy(holder, path.dirname(file));
+      if (holder !== undefined && alive(holder)) throw new Busy(holder.pid, path.dirname(file));
       await breakStale(file, holder, mine);
     }
     throw new Error(`cannot take the build lock ${file}`);
@@ -130,13 +131,23 @@ async function linked(from: string, to: string): Promise<boolean> {
   }
 }
 
-/** The pid a lock holds; undefined when it holds no pid (it was made by hand), null when there is no lock. */
-async function holderOf(file: string): Promise<number | undefined | null> {
+/** A lock's holder as its file says: the pid, and when that process started (`startedOf`; '' in a lock without it). */
+interface Holder {
+  pid: number;
+  started: string;
+}
+
+/** The holder a lock names; undefined when it names no pid (it was made by hand), null when there is no lock. */
+async function holderOf(file: string): Promise<Holder | undefined | null> {
   const text = await fs.readFile(file, 'utf8').catch(() => undefined);
   if (text === undefined) return null;
-  const pid = Number(text);
-  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  const [pidText = '', started = ''] = text.trim().split(' ');
+  const pid = Number(pidText);
+  return Number.isInteger(pid) && pid > 0 ? { pid, started } : undefined;
 }
+
+const sameHolder = (a: Holder | undefined | null, b: Holder | undefined | null) =>
+  a === b || (!!a && !!b && a.pid === b.pid && a.started === b.started);
 
 /**
  * Removes a lock left by a build that was stopped, if it is still there holding `holder`: under the
@@ -145,7 +156,7 @@ async function holderOf(file: string): Promise<number | undefined | null> {
  * left for the next link, which another build may be making. A `breaking` lock left by a build
  * killed in that moment is itself removed once its owner is gone.
  */
-async function breakStale(file: string, holder: number | undefined, mine: string): Promise<void> {
+async function breakStale(file: string, holder: Holder | undefined, mine: string): Promise<void> {
   const breaking = `${file}.breaking`;
   // Made whole like the lock itself, from the file holding this build's pid.
   if (!(await linked(mine, breaking))) {
@@ -155,7 +166,7 @@ async function breakStale(file: string, holder: number | undefined, mine: string
     return;
   }
   try {
-    if ((await holderOf(file)) === holder) await fs.rm(file, { force: true });
+    if (sameHolder(await holderOf(file), holder)) await fs.rm(file, { force: true });
   } finally {
     await fs.rm(breaking, { force: true });
   }
@@ -163,15 +174,34 @@ async function breakStale(file: string, holder: number | undefined, mine: string
 
 /** Removes the lock only while it is still this build's. */
 async function release(file: string): Promise<void> {
-  if ((await holderOf(file)) === process.pid) await fs.rm(file, { force: true });
+  if ((await holderOf(file))?.pid === process.pid) await fs.rm(file, { force: true });
 }
 
-function alive(pid: number): boolean {
+/**
+ * Whether the build that holds a lock still runs: its pid names a process, and the same one (one
+ * started later with that pid, as after a reboot, is another: its lock is stale).
+ */
+function alive({ pid, started }: Holder): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  return started === '' || started === startedOf(pid);
+}
+
+/**
+ * When a process started, as Linux tells it: the boot's id and the clock ticks since that boot at
+ * which it started (`/proc/<pid>/stat`'s 22nd field). '' where the system does not tell.
+ */
+function startedOf(pid: number | 'self'): string {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const ticks = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? '';
+    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    return /^\d+$/.test(ticks) && boot ? `${boot}:${ticks}` : '';
+  } catch {
+    return '';
   }
 }
 
