@@ -20,7 +20,8 @@ file, a record the build would refuse. The rest is imported.
 
 Options:
   --from DIR   the PokeAPI folder (holding type/, pokemon-form/, …)
-  --out DIR    the data folder to make, new or empty (default: data/)
+  --out DIR    the data folder to make, new or empty (default: data/, which holds the shipped world
+               until it is moved away)
   -h, --help   show this help
 
 Exit codes: 0 imported; 1 imported but for the records refused (listed); 2 wrong usage (no --from,
