@@ -274,3 +274,36 @@ describe('the build lock', () => {
     },
   );
 });
+
+describe("the build's own trees", () => {
+  it('are never written or removed through a link put in them: the build stops, removes that tree, and the next makes it again', async () => {
+    const w = await fixtureWorld();
+    const fire = path.join(w.data, 'type', 'fire.yaml');
+    const edit = (n: number) => fs.writeFileSync(fire, fs.readFileSync(fire, 'utf8').replace(/- game_index: \d+/, `- game_index: ${n}`));
+    buildCli(['--data', w.data, '--out', w.out]);
+    edit(11);
+    buildCli(['--data', w.data, '--out', w.out]);
+    // The tree the next build writes: its types' folder moved out, a file of the user's put in it,
+    // and a link to it left in its place.
+    const spare = path.join(w.root, '.dist-builds', fs.readlinkSync(w.out).endsWith('a') ? 'b' : 'a');
+    const mine = path.join(w.root, 'mine');
+    fs.renameSync(path.join(spare, 'api', 'v2', 'type'), mine);
+    fs.writeFileSync(path.join(mine, '2', 'index.json'), 'do not lose\n');
+    fs.symlinkSync(mine, path.join(spare, 'api', 'v2', 'type'));
+    const before = await state(mine);
+    const live = fs.readlinkSync(w.out);
+    edit(12);
+    const run = buildCli(['--data', w.data, '--out', w.out]);
+    expect(run.code, run.stderr).toBe(3);
+    expect(run.stderr).toContain(`could not write ${path.join(spare, 'api', 'v2', 'type')}: the build's own tree holds a link`);
+    expect(await state(mine)).toEqual(before);
+    expect(fs.readlinkSync(w.out)).toBe(live);
+    expect(fs.existsSync(spare)).toBe(false);
+    const again = buildCli(['--data', w.data, '--out', w.out]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(fs.readFileSync(path.join(w.out, 'api', 'v2', 'type', '2', 'index.json'), 'utf8')).game_indices[0].game_index).toBe(
+      12,
+    );
+    expect(await state(mine)).toEqual(before);
+  });
+});

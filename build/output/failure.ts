@@ -17,6 +17,9 @@ const CAUSES: Record<string, string> = {
   EISDIR: 'a folder stands where a file should be',
   ELOOP: 'the path has too many links (or a link loop)',
   EFBIG: 'the file is too large for the file system',
+  // Not the system's: the build's own (trees.ts, `throughFolders`).
+  ALTERED:
+    "the build's own tree holds a link or a file there, where it keeps a folder: something else changed it, so it was removed, and the next build makes it again",
 };
 
 /** The output could not be written; `dist` is as it was. */

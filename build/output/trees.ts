@@ -6,6 +6,7 @@
 // Each tree's manifest is written only once the tree is complete, and removed before the tree is
 // touched: a tree without one is rebuilt from scratch. Files are never written in place, so the two
 // trees may share unchanged files as hard links.
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { isInner } from '../guard.mjs';
@@ -268,6 +269,8 @@ class Publisher {
    */
   private diverged = false;
   private readonly waiting: string[] = [];
+  /** The tree's folders found to be folders (`throughFolders`). */
+  private readonly folders = new Set<string>();
   /** How the live tree (the other one, once this is swapped in) differs from this one. */
   private readonly diff: Map<string, string> | undefined;
   /** Paths of the live tree this one holds too, and the paths it lacks. */
@@ -414,9 +417,24 @@ class Publisher {
     for (const rel of this.waiting.splice(0)) this.apply(fromLive(rel, this.t.existing));
   }
 
+  /**
+   * Refuses to write through a folder of the tree that is not one: a link put there would have the
+   * build write, and remove, files outside its output. Each folder is looked at once a build, as a
+   * file in it is first written or removed; one not there yet is made by the writer.
+   */
+  private throughFolders(target: string): void {
+    if (!this.t.before) return; // a tree made anew holds only the folders this build made
+    for (let dir = path.dirname(target); dir.length >= this.t.tree.length && !this.folders.has(dir); dir = path.dirname(dir)) {
+      const stat = fsSync.lstatSync(dir, { throwIfNoEntry: false });
+      if (stat && !stat.isDirectory()) throw new OutputFailed(dir, 'ALTERED');
+      if (stat) this.folders.add(dir);
+    }
+  }
+
   /** Hands one operation to the writer; a failure so far ends the build. */
   private apply(op: FileOp): void {
     const target = within(this.t.tree, op.rel);
+    this.throughFolders(target);
     if (op.op === 'missing') this.writer.failed.set(target, 'no bytes for it, and the live tree does not hold them');
     else if (op.op === 'join') {
       this.result.written++;
@@ -460,6 +478,7 @@ class Publisher {
 
   /** Removes the files the tree no longer holds, and the folders they leave empty. */
   private async remove(gone: string[]): Promise<void> {
+    for (const rel of gone) this.throughFolders(within(this.t.tree, rel));
     await Promise.all(gone.map((rel) => fs.rm(within(this.t.tree, rel), { force: true })));
     const dirs = new Set<string>();
     for (const rel of gone)
@@ -533,7 +552,7 @@ class Publisher {
    * next build of this tree starts from them.
    */
   private async giveUp(err: unknown): Promise<void> {
-    const space = err instanceof OutputFailed && (err.code === 'ENOSPC' || err.code === 'EDQUOT');
+    const space = err instanceof OutputFailed && (err.code === 'ENOSPC' || err.code === 'EDQUOT' || err.code === 'ALTERED');
     // Recording is a courtesy to the next build: should it fail too, the tree is left without a
     // manifest, and so is built again from nothing. The first failure is the one told.
     await (space ? this.removeTree() : this.record()).catch(() => {});
