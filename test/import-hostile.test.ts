@@ -143,6 +143,22 @@ describe('the importer’s boundary', () => {
     for (const rel of written(out)) expect(fs.readFileSync(path.join(out, rel), 'utf8')).not.toContain('secret');
   }, 60_000);
 
+  it('gives a name PokeAPI gives twice a new one that no record has, and imports every record', async () => {
+    const { from, out } = await pokeWorld();
+    const first = JSON.parse(fs.readFileSync(recordFile(from, 'type', 1), 'utf8')).name as string;
+    // The later of two records named alike becomes <name>-<id>, which another record has already.
+    editRecord(from, 'type', 8, (r) => void (r.name = `${first}-10`));
+    editRecord(from, 'type', 10, (r) => void (r.name = first));
+    const ran = await command('import', ['--from', from, '--out', out]);
+    expectNoTrace(ran);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(fs.readdirSync(path.join(out, 'type'))).toEqual(
+      expect.arrayContaining([`${first}.yaml`, `${first}-10.yaml`, `${first}-10-2.yaml`]),
+    );
+    expect(fs.readFileSync(path.join(out, 'type', `${first}-10-2.yaml`), 'utf8')).toMatch(/^id: 10$/m);
+    await expectBuilds(out);
+  }, 60_000);
+
   it('refuses a malformed record, and says why, with no stack trace', async () => {
     const { dir, from, out } = await pokeWorld();
     const raw = (kind: string, id: number, text: string | Buffer) => fs.writeFileSync(recordFile(from, kind, id), text);

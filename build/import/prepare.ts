@@ -39,16 +39,20 @@ export function prepareWorld(world: World, losses: Losses): World {
 
 /**
  * A name is unique within its kind in the source format (it names the file); PokeAPI has a few twice.
- * The record of the lowest id keeps it, the others become `<name>-<id>`; references follow, as they
- * are written from the record they point at.
+ * The record of the lowest id keeps it, the others become `<name>-<id>` (`-<id>-2`, … where a record
+ * has that name already); references follow, as they are written from the record they point at.
  */
 function uniqueNames(kind: string, records: Map<number, Poke>, losses: Losses): Map<number, Poke> {
   const taken = new Set<string>();
+  // Every name as PokeAPI gives it: a new name takes none, not even a later record's.
+  const given = new Set([...records.values()].map((record) => record.name));
   const out = new Map<number, Poke>();
   for (const [id, record] of [...records].sort(([a], [b]) => a - b)) {
     let next = record;
     if (taken.has(record.name)) {
-      next = { ...record, name: `${record.name}-${id}` };
+      let name = `${record.name}-${id}`;
+      for (let n = 2; given.has(name) || taken.has(name); n++) name = `${record.name}-${id}-${n}`;
+      next = { ...record, name };
       losses.add('substituted', 'duplicate-name', kind, 'name', next.name);
     }
     taken.add(next.name);
