@@ -241,16 +241,25 @@ describe('npm run diff against a built folder', () => {
 
   it("shows an author's key or text as seen, never obeyed: no line of it starts a line of the report, no escape reaches the terminal", async () => {
     const hostile = (await fixtureWorld()).data;
-    // A form's sprites take any key; a name any text. In YAML's double quotes, \n, \e, \x9b and \u202e are those characters.
-    fs.appendFileSync(
-      path.join(hostile, 'creature-form/emberpup.yaml'),
-      'sprites:\n  "k`\\n::warning::forged\\n![](https://x.example/p.png) @team": null\n',
-    );
+    // A name takes any text. In YAML's double quotes, \e, \x9b and \u202e are those characters.
     edit(path.join(hostile, 'type/fire.yaml'), /name: Feu/, 'name: "F\\e]0;title\\a\\x9b2J\\u202eeu"');
+    // A key comes from the folder compared against, which may be another's build or one edited by
+    // hand: the records hold no key an author chooses freely (a sprite's is a slug).
+    const against = path.join(await tempDir(), 'base');
+    fs.cpSync(base, against, { recursive: true, verbatimSymlinks: true });
+    const forms = JSON.parse(fs.readFileSync(path.join(against, 'api/v2/creature-form/index.json'), 'utf8'));
+    const id = forms.results
+      .find((r: { name: string }) => r.name === 'emberpup')
+      .url.split('/')
+      .at(-2);
+    const form = path.join(against, 'api/v2/creature-form', id, 'index.json');
+    const record = JSON.parse(fs.readFileSync(form, 'utf8'));
+    record.sprites['k`\n::warning::forged\n![](https://x.example/p.png) @team'] = null;
+    fs.writeFileSync(form, JSON.stringify(record));
     // Any control character but the line breaks the output is made of, or a bidirectional mark.
     const unshowable = /[^\P{Cc}\n]|[\u202a-\u202e\u2066-\u2069]/u;
     for (const report of ['text', 'markdown', 'json']) {
-      const { code, stdout } = await diffCommand(['--base', base, '--data', hostile, '--report', report]);
+      const { code, stdout } = await diffCommand(['--base', against, '--data', hostile, '--report', report]);
       expect(code, report).toBe(0);
       expect(stdout, report).not.toMatch(unshowable);
       expect(
@@ -262,7 +271,7 @@ describe('npm run diff against a built folder', () => {
         expect(fields).toContain('/sprites/k`\n::warning::forged\n![](https:~1~1x.example~1p.png) @team');
       }
     }
-    const { stdout } = await diffCommand(['--base', base, '--data', hostile, '--report', 'markdown']);
+    const { stdout } = await diffCommand(['--base', against, '--data', hostile, '--report', 'markdown']);
     expect(stdout).toContain('`` /sprites/k`\\x0a::warning::forged\\x0a![](https:~1~1x.example~1p.png) @team ``');
     expect(stdout).toContain('`"F\\u001b]0;title\\u0007\\x9b2J\\u202eeu"`');
   });
