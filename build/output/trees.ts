@@ -547,15 +547,15 @@ class Publisher {
 
   /**
    * The build failed part way (a problem found while publishing, a failed write). A first build
-   * leaves nothing behind, and neither does one the disk had no room for: its files would keep the
-   * space the author must now find. Otherwise the files placed so far are recorded, so that the
-   * next build of this tree starts from them.
+   * leaves nothing behind, and neither does one the disk had no room for (its files would keep the
+   * space the author must now find) or one that found its tree changed by another hand. Otherwise
+   * the files placed so far are recorded, so that the next build of this tree starts from them.
    */
   private async giveUp(err: unknown): Promise<void> {
-    const space = err instanceof OutputFailed && (err.code === 'ENOSPC' || err.code === 'EDQUOT' || err.code === 'ALTERED');
+    const gone = err instanceof OutputFailed && ['ENOSPC', 'EDQUOT', 'ALTERED'].includes(err.code);
     // Recording is a courtesy to the next build: should it fail too, the tree is left without a
     // manifest, and so is built again from nothing. The first failure is the one told.
-    await (space ? this.removeTree() : this.record()).catch(() => {});
+    await (gone ? this.removeTree() : this.record()).catch(() => {});
   }
 
   private async removeTree(): Promise<void> {
