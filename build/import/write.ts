@@ -85,8 +85,9 @@ export async function writeFolder(out: string, files: SourceFile[], { report, on
     if (fs.existsSync(out)) made(() => fs.rmdirSync(out), out); // empty, as checkOut found it
     made(() => fs.renameSync(temp, out), out);
   } catch (err) {
-    unmake(out);
+    // The report first: it lies in the folder above `out`, which `unmake` removes only if empty.
     if (reported) fs.rmSync(report.file, { force: true });
+    unmake(out);
     throw err;
   }
 }
