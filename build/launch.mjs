@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Cache, cacheRoot, codeCacheRoot } from './cache.mjs';
+import { realish, within } from './guard.mjs';
 import { codeFiles } from './sources.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -70,10 +71,16 @@ function bundle(esbuild, dir) {
   fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
 }
 
-/** The data and output folders a command is given (`--data`, `--out`): the cache stays out of them. */
+/**
+ * The data and output folders a command is given (`--data`, `--out`): the cache stays out of them.
+ * One that is or holds the project is left to the command, which refuses it in its own words (the
+ * project's cache lies inside it, and would be blamed).
+ */
 function namedFolders(args) {
   const { values } = parseArgs({ args, options: { data: { type: 'string' }, out: { type: 'string' } }, strict: false });
-  const named = Object.entries({ data: values.data, output: values.out }).filter(([, dir]) => typeof dir === 'string');
+  const named = Object.entries({ data: values.data, output: values.out }).filter(
+    ([, dir]) => typeof dir === 'string' && !within(realish(root), realish(path.resolve(dir))),
+  );
   return Object.fromEntries(named.map(([what, dir]) => [`the ${what} folder ${dir}`, path.resolve(dir)]));
 }
 

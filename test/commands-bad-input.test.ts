@@ -59,6 +59,8 @@ describe('bad input ends in one line with its exit code, in every command', () =
     ['import', () => ['--from', missing, '--out', path.join(root, 'imported')], {}, 2, /^--from .*no-such-folder: no such folder/],
     ['import', () => ['--from', file, '--out', path.join(root, 'imported')], {}, 2, /^--from .*a-file: is a file, not a folder/],
     ['import', () => ['--from', 'test/fixtures/pokeapi-world', '--out', path.join(file, 'x')], {}, 2, /^--out .*a-file is a file/],
+    // A folder holding the project holds its cache too: the command says what is wrong with it, not the cache.
+    ['import', () => ['--from', 'test/fixtures/pokeapi-world', '--out', '/'], {}, 2, /^--out \/: holds --from; choose another folder$/],
     ['diff', () => [], {}, 2, /^--base is needed/],
     ['diff', () => ['--base', missing], {}, 2, /^--base .*no-such-folder: no such folder, and no such revision/],
     ['diff', () => ['--base', file], {}, 2, /^--base .*a-file: is a file, not a folder$/],
