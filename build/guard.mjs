@@ -167,14 +167,17 @@ export const PLAIN_MARK = '.crs-build';
 
 /**
  * The output a build made that the real path `real` is or lies inside, if any: a folder of a
- * build's trees (`.<output>-builds`, holding `a` or `b`: output/slots.ts), or a plain output (marked
+ * build's trees (`.<output>-builds`, holding `a` or `b` and a manifest or the lock: output/slots.ts), or a plain output (marked
  * with `PLAIN_MARK`). The next build replaces what is there whole, so nothing else may be written in it.
  * @param {string} real a path with its links resolved (`realish`)
  * @returns {string | undefined}
  */
 export function madeByBuild(real) {
   for (let dir = real; ; dir = path.dirname(dir)) {
-    const trees = /^\..+-builds$/.test(path.basename(dir)) && ['a', 'b'].some((slot) => fs.existsSync(path.join(dir, slot)));
+    const trees =
+      /^\..+-builds$/.test(path.basename(dir)) &&
+      ['a', 'b'].some((slot) => fs.existsSync(path.join(dir, slot))) &&
+      ['a.manifest', 'b.manifest', 'lock'].some((name) => fs.existsSync(path.join(dir, name)));
     if (trees || fs.existsSync(path.join(dir, PLAIN_MARK))) return dir;
     if (path.dirname(dir) === dir) return undefined;
   }

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../build/paths.ts';
 import { checkOutput, PLAIN_MARK } from '../build/output/guard.ts';
 import { UsageError } from '../build/config.ts';
-import { fixtureWorld, snapshot, tempDir } from './helpers.ts';
+import { fixturesDir, fixtureWorld, snapshot, tempDir } from './helpers.ts';
 
 /** Runs the build as a user runs it, with a time limit: a build that never ends fails the test. */
 function buildCli(args: string[], timeout = 60_000) {
@@ -99,6 +99,7 @@ function linkTo(root: string, target: string) {
 /** An output as a build leaves it, `site` a link to the first of its trees: its path. */
 function linkedOutput(root: string): string {
   fs.mkdirSync(path.join(root, '.site-builds', 'a', 'api'), { recursive: true });
+  fs.writeFileSync(path.join(root, '.site-builds', 'a.manifest'), '');
   fs.symlinkSync(path.join('.site-builds', 'a'), path.join(root, 'site'));
   return path.join(root, 'site');
 }
@@ -304,6 +305,31 @@ describe("the build's own trees", () => {
     expect(JSON.parse(fs.readFileSync(path.join(w.out, 'api', 'v2', 'type', '2', 'index.json'), 'utf8')).game_indices[0].game_index).toBe(
       12,
     );
+    expect(await state(mine)).toEqual(before);
+  });
+
+  it('are never removed from through a link put in them either', async () => {
+    const w = await fixtureWorld();
+    // A language no record names, built into both trees, then removed: its files go from the tree.
+    const extra = path.join(w.data, 'language', 'zz.yaml');
+    fs.writeFileSync(extra, 'id: 99\nname: zz\nnames:\n  - name: Zed\n    language: en\n');
+    buildCli(['--data', w.data, '--out', w.out]);
+    fs.appendFileSync(path.join(w.data, 'language', 'en.yaml'), '  - name: English\n    language: zz\n');
+    buildCli(['--data', w.data, '--out', w.out]);
+    const spare = path.join(w.root, '.dist-builds', fs.readlinkSync(w.out).endsWith('a') ? 'b' : 'a');
+    const mine = path.join(w.root, 'mine');
+    fs.renameSync(path.join(spare, 'api', 'v2', 'language', '99'), mine);
+    fs.symlinkSync(mine, path.join(spare, 'api', 'v2', 'language', '99'));
+    const before = await state(mine);
+    fs.rmSync(extra);
+    fs.writeFileSync(path.join(w.data, 'language', 'en.yaml'), fs.readFileSync(path.join(fixturesDir, 'starter', 'language', 'en.yaml')));
+    const run = buildCli(['--data', w.data, '--out', w.out]);
+    expect(run.code, run.stderr).toBe(3);
+    expect(run.stderr).toContain(`could not write ${path.join(spare, 'api', 'v2', 'language', '99')}: the build's own tree holds a link`);
+    expect(await state(mine)).toEqual(before);
+    expect(fs.existsSync(spare)).toBe(false);
+    expect(buildCli(['--data', w.data, '--out', w.out]).code).toBe(0);
+    expect(fs.existsSync(path.join(w.out, 'api', 'v2', 'language', '99'))).toBe(false);
     expect(await state(mine)).toEqual(before);
   });
 });

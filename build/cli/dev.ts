@@ -104,7 +104,7 @@ class DevLoop {
   });
   /** Whether a fill ran to its end, or failed (`fill`): it is not tried again. */
   private filled = false;
-  /** When the builds began to fail, since the last one shown that did not (`FAILING_MS`). */
+  /** When the builds began to fail, since the last build shown (`FAILING_MS`). */
   private failingSince: number | undefined;
   private recheck: NodeJS.Timeout | undefined;
   private watcher: { close: () => void } | undefined;
@@ -203,7 +203,9 @@ class DevLoop {
       const api = shown.status.served ? 'the API keeps the last good build' : 'the API has no build yet';
       console.error(`${time()} the build failed; ${api}\n${shown.status.text}`);
     }
-    if (shown.status.ok) this.failingSince = undefined;
+    // Each run of builds passed over has its own FAILING_MS: a fix saved in steps after a long while
+    // broken is passed over too, until its last step.
+    this.failingSince = undefined;
     this.shown = { status: shown.status, tree: shown.tree ?? this.shown.tree };
     this.release();
     this.vite?.ws.send({ type: 'custom', event: BUILD_EVENT, data: this.shown.status });

@@ -478,7 +478,7 @@ class Publisher {
 
   /** Removes the files the tree no longer holds, and the folders they leave empty. */
   private async remove(gone: string[]): Promise<void> {
-    for (const rel of gone) this.throughFolders(within(this.t.tree, rel));
+    await this.orGiveUp(() => gone.forEach((rel) => this.throughFolders(within(this.t.tree, rel))));
     await Promise.all(gone.map((rel) => fs.rm(within(this.t.tree, rel), { force: true })));
     const dirs = new Set<string>();
     for (const rel of gone)
