@@ -466,8 +466,11 @@ describe('import of a PokeAPI-shaped world', () => {
     record('berry-flavor', 5).berries = []; // sour forgets pecha
     record('move-ailment', -1).moves = []; // "unknown" forgets iron-wall
     record('machine', 3).version_group = { name: 'gold-silver', url: '/api/v2/version-group/3/' }; // ember's and tm01's machine 3 say x-y
+    record('stat', 3).names[0].language = { ...record('stat', 3).names[0].language, name: 'xx' }; // its url still names the language
     const found = checkAgreements(world).map((d) => `${d.record}: ${d.detail}`);
     expect(found).toEqual([
+      // A reference's name beside its url: the source writes the name of the record the url names.
+      'stat/defense: /names/0/language names "xx", where language 5 is "fr"',
       'berry/pecha: flavors gives sour 10; berry-flavor.berries does not',
       'creature-form/shifter-crest: pokemon is flarecub; creature.forms does not',
       'creature/shifter: forms lists shifter-crest; creature-form.pokemon does not',

@@ -3,6 +3,7 @@
 // the build derives the other, so the two are compared here and every difference is reported: the
 // built API will say what the kept side says.
 import { GENDER_RULE, RELATIONS } from '../pipeline/derive.ts';
+import { pointerOf } from '../report/problems.ts';
 import { linksOf } from './evolution.ts';
 import { recordsOf, refTarget, type Poke, type World } from './kinds.ts';
 
@@ -422,8 +423,49 @@ function maxChances(world: World): Disagreement[] {
 }
 
 /** Every pair of statements PokeAPI makes of one fact that do not agree, in a fixed order. */
+/**
+ * A reference states the name of the record it names beside its url: where the two differ, PokeAPI
+ * disagrees with itself. The source writes a reference as the name of the record its url names, so
+ * the built API says that record's name.
+ */
+function referenceNames(world: World): Disagreement[] {
+  const out: Disagreement[] = [];
+  // The path to the value walked, kept as one list (pushed and popped): it is put in words only for a difference.
+  const at: Array<string | number> = [];
+  const walk = (value: object, kind: string, record: Poke): void => {
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i];
+        if (item && typeof item === 'object') step(i, item, kind, record);
+      }
+      return;
+    }
+    const ref = value as Poke;
+    if (typeof ref.name === 'string' && typeof ref.url === 'string') {
+      const target = refTarget(ref)!;
+      const named = target && recordsOf(world, target.kind).get(target.id)?.name;
+      if (typeof named === 'string' && named !== ref.name) {
+        const detail = `${pointerOf(at)} names ${JSON.stringify(ref.name)}, where ${target.kind} ${target.id} is ${JSON.stringify(named)}`;
+        out.push({ fact: "a reference's name ↔ its record's name", record: recordLabel(kind, record), detail });
+      }
+    }
+    for (const key in ref) {
+      const item: unknown = ref[key];
+      if (item && typeof item === 'object') step(key, item, kind, record);
+    }
+  };
+  const step = (key: string | number, item: object, kind: string, record: Poke) => {
+    at.push(key);
+    walk(item, kind, record);
+    at.pop();
+  };
+  for (const [kind, records] of world) for (const record of records.values()) walk(record, kind, record);
+  return out;
+}
+
 export function checkAgreements(world: World): Disagreement[] {
   const all = [
+    ...referenceNames(world),
     ...currentChart(world),
     ...pastChart(world),
     ...genders(world),
