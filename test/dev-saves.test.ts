@@ -48,6 +48,29 @@ afterAll(async () => {
   }
 });
 
+/**
+ * Saves `text` to `file` as vim writes with a backup: a probe file made and removed, the old file
+ * moved aside, the new one written and flushed, the old one removed. Each step alone is data that
+ * fails. Between steps this process is kept busy `gapMs`, as an editor's own work takes.
+ */
+function saveAsVim(file: string, text: string, gapMs: number): void {
+  const between = () => {
+    for (const end = performance.now() + gapMs; performance.now() < end;);
+  };
+  const probe = path.join(path.dirname(file), '4913');
+  writeFileSync(probe, '');
+  unlinkSync(probe);
+  between();
+  renameSync(file, `${file}~`);
+  between();
+  const fd = openSync(file, 'w');
+  writeSync(fd, text);
+  fsyncSync(fd);
+  closeSync(fd);
+  between();
+  unlinkSync(`${file}~`);
+}
+
 describe('npm run dev under rapid saves', () => {
   it('shows no failure for a save an editor writes in steps', async () => {
     const dir = path.join(world.data, 'type');
@@ -57,24 +80,9 @@ describe('npm run dev under rapid saves', () => {
     // Some milliseconds between steps, this process busy meanwhile, as an editor's own work takes;
     // for the last saves, tens of milliseconds, as on a busy machine, where a build fits between two steps.
     let gap = 3;
-    const between = () => {
-      for (const end = performance.now() + gap; performance.now() < end;);
-    };
     for (let i = 0; i < 10; i++) {
       if (i === 5) gap = 30;
-      // As vim writes with a backup: a probe file made and removed, the old file moved aside, the
-      // new one written and flushed, the old one removed. Each step alone is data that fails.
-      writeFileSync(path.join(dir, '4913'), '');
-      unlinkSync(path.join(dir, '4913'));
-      between();
-      renameSync(fire, `${fire}~`);
-      between();
-      const fd = openSync(fire, 'w');
-      writeSync(fd, text.replace('- game_index: 10', `- game_index: ${700 + i}`));
-      fsyncSync(fd);
-      closeSync(fd);
-      between();
-      unlinkSync(`${fire}~`);
+      saveAsVim(fire, text.replace('- game_index: 10', `- game_index: ${700 + i}`), gap);
       await waitFor(async () => (await getJson('/api/v2/type/fire/')).game_indices[0].game_index === 700 + i);
       await sleep(100);
     }
@@ -96,19 +104,7 @@ describe('npm run dev under rapid saves', () => {
     const heard = output.length;
     // The fix, as vim writes it, its steps tens of milliseconds apart, as on a busy machine, where a
     // build fits between two: each step alone is data that fails, and is passed over.
-    const between = () => {
-      for (const end = performance.now() + 40; performance.now() < end;);
-    };
-    writeFileSync(path.join(dir, '4913'), '');
-    unlinkSync(path.join(dir, '4913'));
-    between();
-    renameSync(water, `${water}~`);
-    between();
-    const fd = openSync(water, 'w');
-    writeSync(fd, text.replace('- game_index: 11', '- game_index: 811'));
-    fsyncSync(fd);
-    closeSync(fd);
-    unlinkSync(`${water}~`);
+    saveAsVim(water, text.replace('- game_index: 11', '- game_index: 811'), 40);
     await waitFor(async () => (await status()).ok && (await getJson('/api/v2/type/water/')).game_indices[0].game_index === 811);
     expect(output.slice(heard)).not.toContain('the build failed');
     await fs.writeFile(water, text);

@@ -104,10 +104,19 @@ export function listKind(pathname: string): string | undefined {
  * records link to it) and of the kind's full list: what a host's code answers.
  */
 export function pageJson(indexText: string, listText: string, kind: string, query: URLSearchParams): string {
-  const listUrl = (JSON.parse(indexText) as Record<string, string>)[kind];
-  if (typeof listUrl !== 'string') throw new Error(`the API's index has no list url for ${kind}`);
-  return JSON.stringify(page(JSON.parse(listText) as NamedRefList, listUrl, query));
+  const listUrl = listUrlOf(indexText, kind);
+  if (listUrl === undefined) throw new Error(`the API's index has no list url for ${kind}`);
+  return pageOf(listUrl, listText, query);
 }
+
+/** The url the API's index gives for a kind's list, if it gives one. */
+function listUrlOf(indexText: string, kind: string): string | undefined {
+  const listUrl = (JSON.parse(indexText) as Record<string, unknown>)[kind];
+  return typeof listUrl === 'string' ? listUrl : undefined;
+}
+
+const pageOf = (listUrl: string, listText: string, query: URLSearchParams) =>
+  JSON.stringify(page(JSON.parse(listText) as NamedRefList, listUrl, query));
 
 /**
  * The files a page is made from, as paths in the output. They are paths.ts's `apiPaths.index` and
@@ -127,8 +136,8 @@ export async function pageFor(url: URL, read: (rel: string) => Promise<string | 
   if (listText === undefined || indexText === undefined) return undefined;
   // The index also names `/api/v2/meta/`, which is no list, and names no list url for the dumps'
   // folder (`/api/v2/ndjson/`), whose file lists them: the query of either plays no part, as at PokeAPI.
-  if (!listText.includes('"results"') || typeof (JSON.parse(indexText) as Record<string, unknown>)[kind] !== 'string') return undefined;
-  return pageJson(indexText, listText, kind, url.searchParams);
+  const listUrl = listText.includes('"results"') ? listUrlOf(indexText, kind) : undefined;
+  return listUrl === undefined ? undefined : pageOf(listUrl, listText, url.searchParams);
 }
 
 /**
